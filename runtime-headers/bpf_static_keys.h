@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * BPF static keys for BPF programs: branches that cost a nop until a key is
+ * flipped from user space. Needs the patched clang (gotol_or_nop/nop_or_gotol).
+ *
+ *	DEFINE_STATIC_KEY_FALSE(debug_key);
+ *
+ *	if (bpf_static_branch_unlikely(&debug_key))
+ *		slow_debug_path();
+ *
+ * The ABI (instruction encodings, the .static_keys entry) is docs/abi.md.
+ */
+#ifndef __BPF_STATIC_KEYS_H
+#define __BPF_STATIC_KEYS_H
+
+#include <linux/types.h>
+#include <bpf/bpf_helpers.h>
+#include "uapi/linux/bpf_static_keys.h"
+
+/* A key is a BTF-defined map; the loader creates one instance per program. */
+#define __BPF_DEFINE_STATIC_KEY(NAME, EXTRA)			\
+	struct {						\
+		__uint(type, BPF_MAP_TYPE_INSN_SET);		\
+		__type(key, __u32);				\
+		__type(value, __u32);				\
+		__uint(map_extra, EXTRA);			\
+	} NAME SEC(".maps")
+
+#define DEFINE_STATIC_KEY_FALSE(NAME)	__BPF_DEFINE_STATIC_KEY(NAME, BPF_F_STATIC_KEY)
+#define DEFINE_STATIC_KEY_TRUE(NAME)					\
+	__BPF_DEFINE_STATIC_KEY(NAME, BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON)
+/* The seeds' form. Like the kernel's static keys, a key is off unless declared TRUE. */
+#define DEFINE_STATIC_KEY(NAME)		DEFINE_STATIC_KEY_FALSE(NAME)
+
+/* Bit 0 of the .static_keys entry's key field (the addend of its relocation). */
+#define BPF_STATIC_KEY_ENTRY_LIKELY 1
+
+/*
+ * Each site is one jump plus a 16-byte .static_keys entry: the jump's byte
+ * offset, the target's byte offset (both in the jump's section) and the key,
+ * whose relocation addend carries the flags. "- ." is dropped by the BPF
+ * object writer; the offsets are section-relative after relocation.
+ */
+#define __BPF_STATIC_KEY_ENTRY(KEY_OPERAND, FLAGS)		\
+	".pushsection .static_keys, \"aw\"\n\t"		\
+	".balign 8\n\t"						\
+	".long 1b - .\n\t"					\
+	".long %l[l_yes] - .\n\t"				\
+	".quad %c" #KEY_OPERAND " - . + " #FLAGS "\n\t"	\
+	".popsection\n\t"
+
+/* Jumps to l_yes while the key is on: the unlikely path is out of line. */
+static __always_inline int __bpf_static_branch_goto_when_on(void *static_key)
+{
+	asm goto("1:\n\t"
+		 "gotol_or_nop %l[l_yes]\n\t"
+		 __BPF_STATIC_KEY_ENTRY(0, 0)
+		 :: "i"(static_key) :: l_yes);
+	return 0;
+l_yes:
+	return 1;
+}
+
+/* Jumps to l_yes while the key is off: the likely path falls through. */
+static __always_inline int __bpf_static_branch_goto_when_off(void *static_key)
+{
+	asm goto("1:\n\t"
+		 "nop_or_gotol %l[l_yes]\n\t"
+		 __BPF_STATIC_KEY_ENTRY(0, 1)
+		 :: "i"(static_key) :: l_yes);
+	return 0;
+l_yes:
+	return 1;
+}
+
+#define bpf_static_branch_unlikely(KEY)				\
+	__builtin_expect(__bpf_static_branch_goto_when_on(KEY), 0)
+#define bpf_static_branch_likely(KEY)				\
+	__builtin_expect(!__bpf_static_branch_goto_when_off(KEY), 1)
+
+#endif /* __BPF_STATIC_KEYS_H */

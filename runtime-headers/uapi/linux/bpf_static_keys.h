@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Kernel ABI for BPF static keys, as added to include/uapi/linux/bpf.h by
+ * kernel-patches/. Kept standalone so that BPF programs and user-space tools
+ * can be built against a stock <linux/bpf.h>; every value here must equal the
+ * patched kernel's (test/abi checks it against the patched tree).
+ */
+#ifndef _UAPI_LINUX_BPF_STATIC_KEYS_H
+#define _UAPI_LINUX_BPF_STATIC_KEYS_H
+
+#include <linux/types.h>
+
+/* enum bpf_map_type: the next value after BPF_MAP_TYPE_ARENA (33) in 6.12. */
+#define BPF_MAP_TYPE_INSN_SET 34
+
+/* enum bpf_cmd: the next value after BPF_TOKEN_CREATE (36) in 6.12. */
+#define BPF_STATIC_KEY_UPDATE 37
+
+/*
+ * map_extra flags of a BPF_MAP_TYPE_INSN_SET map.
+ * BPF_F_STATIC_KEY: the map is a static key; every entry must point at a
+ *   static branch (JA with BPF_STATIC_BRANCH_JA in src_reg).
+ * BPF_F_STATIC_KEY_ON: the key is on right after the program is loaded
+ *   (DEFINE_STATIC_KEY_TRUE); without it the key starts off.
+ */
+#define BPF_F_STATIC_KEY	(1ULL << 0)
+#define BPF_F_STATIC_KEY_ON	(1ULL << 1)
+
+/*
+ * src_reg flags of BPF_JMP|BPF_JA (goto_or_nop / nop_or_goto, 16-bit off) and
+ * BPF_JMP32|BPF_JA (gotol_or_nop / nop_or_gotol, 32-bit imm).
+ * JA alone     = "goto_or_nop": jumps while its key is on, falls through while off.
+ * JA | NOP     = "nop_or_goto": falls through while its key is on, jumps while off.
+ */
+#define BPF_STATIC_BRANCH_JA	(1 << 0)
+#define BPF_STATIC_BRANCH_NOP	(1 << 1)
+#define BPF_STATIC_BRANCH_MASK	(BPF_STATIC_BRANCH_JA | BPF_STATIC_BRANCH_NOP)
+
+/* union bpf_attr member for BPF_STATIC_KEY_UPDATE ("static_key"). */
+struct bpf_static_key_update_attr {
+	__u32 map_fd;	/* a BPF_F_STATIC_KEY insn-set map bound to a program */
+	__u32 on;	/* 0 or 1; other bits are -EINVAL */
+};
+
+/*
+ * fd_array_cnt (upstream 6.14, backported by kernel-patches/): the u32 in
+ * union bpf_attr's prog-load struct right after prog_token_fd. Maps in
+ * fd_array[0..fd_array_cnt) are bound to the program; this is how static-key
+ * maps, which no instruction references, reach the verifier.
+ */
+
+#endif /* _UAPI_LINUX_BPF_STATIC_KEYS_H */
