@@ -18,17 +18,24 @@
 #include "uapi/linux/bpf_static_keys.h"
 
 /* A key is a BTF-defined map; the loader creates one instance per program. */
-#define __BPF_DEFINE_STATIC_KEY(NAME, EXTRA)			\
+#define __BPF_STATIC_KEY_TYPE(EXTRA)				\
 	struct {						\
 		__uint(type, BPF_MAP_TYPE_INSN_SET);		\
 		__type(key, __u32);				\
 		__type(value, __u32);				\
 		__uint(map_extra, EXTRA);			\
-	} NAME SEC(".maps")
+	}
+#define __BPF_DEFINE_STATIC_KEY(NAME, EXTRA)			\
+	__BPF_STATIC_KEY_TYPE(EXTRA) NAME SEC(".maps")
 
 #define DEFINE_STATIC_KEY_FALSE(NAME)	__BPF_DEFINE_STATIC_KEY(NAME, BPF_F_STATIC_KEY)
 #define DEFINE_STATIC_KEY_TRUE(NAME)					\
 	__BPF_DEFINE_STATIC_KEY(NAME, BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON)
+/* A key defined in another object of the same program (resolved by bpfld). */
+#define DECLARE_STATIC_KEY_FALSE(NAME)					\
+	extern __BPF_STATIC_KEY_TYPE(BPF_F_STATIC_KEY) NAME SEC(".maps")
+#define DECLARE_STATIC_KEY_TRUE(NAME)					\
+	extern __BPF_STATIC_KEY_TYPE(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON) NAME SEC(".maps")
 /* The seeds' form. Like the kernel's static keys, a key is off unless declared TRUE. */
 #define DEFINE_STATIC_KEY(NAME)		DEFINE_STATIC_KEY_FALSE(NAME)
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds every piece
+# (patched LLVM, bpfld, bpfkeys with ASan/UBSan, the patched kernel), runs the
+# fuzz smoke tests and the whole lit suite (including the qemu kernel tests),
+# and ends with one "N passed, N failed" line.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+build=${BPFSK_BUILD:-$repo/build}
+export BPFSK_BUILD=$build
+jobs=$(nproc)
+
+step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
+
+step "dependencies"
+./scripts/install-deps.sh
+
+step "patched LLVM (clang, llc, llvm-mc, llvm-objdump)"
+./scripts/build-llvm.sh
+
+step "C tools with ASan/UBSan"
+cmake -S . -B "$build" -G Ninja -DBPFSK_SANITIZE=ON >/dev/null
+cmake --build "$build" -j "$jobs"
+
+if [ -x scripts/build-kernel.sh ]; then
+	step "patched kernel"
+	./scripts/build-kernel.sh
+fi
+
+for fuzz in test/*/fuzz-smoke.sh; do
+	[ -x "$fuzz" ] || continue
+	step "fuzz smoke: $fuzz"
+	"$fuzz"
+done
+
+step "lit"
+log=$build/lit.log
+set +e
+/usr/lib/llvm-22/bin/lit -v -j "$jobs" test 2>&1 | tee "$log"
+lit_rc=${PIPESTATUS[0]}
+set -e
+passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' "$log" |
+	 sed 's/.*: *\([0-9]*\).*/\1/' | awk '{s+=$1} END {print s+0}')
+# A skipped test is no pass: this suite has no optional features, so any
+# UNSUPPORTED/XFAIL is a mistake and fails the run.
+skipped=$(grep -E '^ *(Unsupported|Skipped|Expectedly Failed|Excluded) *:' "$log" |
+	  sed 's/.*: *\([0-9]*\).*/\1/' | awk '{s+=$1} END {print s+0}')
+echo
+echo "${passed:-0} passed, ${failed} failed, ${skipped} skipped"
+[ "$lit_rc" -eq 0 ] && [ "${passed:-0}" -gt 0 ] && [ "$skipped" -eq 0 ]

@@ -1,0 +1,38 @@
+# Top-level lit configuration: every suite under test/ runs with the tools
+# built into build/bin (patched clang, bpfld, bpfkeys) and Debian's LLVM 22
+# tools for inspection (FileCheck, llvm-readelf, not, split-file).
+import os
+import lit.formats
+
+config.name = "bpf-static-keys"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".s", ".ll", ".c", ".test", ".sh"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.local.cfg"]
+
+repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+build = os.environ.get("BPFSK_BUILD", os.path.join(repo, "build"))
+bindir = os.path.join(build, "bin")
+llvm22 = "/usr/lib/llvm-22/bin"
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(build, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [bindir, llvm22, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for var in ("HOME", "TMPDIR", "CI"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%repo", repo))
+config.substitutions.append(("%build", build))
+config.substitutions.append(("%runtime_headers", os.path.join(repo, "runtime-headers")))
+# Patched tools. Always the full path, so a test never picks a stock one by accident.
+for tool in ("clang", "llc", "llvm-mc", "llvm-objdump", "bpfld", "bpfkeys"):
+    config.substitutions.append(("%" + tool + "\\b", os.path.join(bindir, tool)))
+# Debian's stock LLVM 22, the peer the patched tools are compared against.
+config.substitutions.append(("%stock-clang", os.path.join(llvm22, "clang")))
+config.substitutions.append(("%stock-llc", os.path.join(llvm22, "llc")))
+config.substitutions.append(("%stock-llvm-mc", os.path.join(llvm22, "llvm-mc")))
+# Common compile line for BPF sources with static keys.
+config.substitutions.append(("%bpf_cflags",
+    "--target=bpf -O2 -g -mcpu=v4 -I" + os.path.join(repo, "runtime-headers")))
