@@ -14,6 +14,10 @@ packages=(
 	linux-source-6.12 qemu-system-x86 dwarves flex bison bc libssl-dev cpio busybox-static
 	# benchmarks
 	hyperfine
+	# bpfkeys fuzz smoke test (libFuzzer runtime for clang-22)
+	libclang-rt-22-dev
+	# scripts/build-llvm.sh applies llvm-bpf-target/patches with patch(1)
+	patch
 )
 
 missing=()

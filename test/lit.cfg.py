@@ -36,3 +36,14 @@ config.substitutions.append(("%stock-llvm-mc", os.path.join(llvm22, "llvm-mc")))
 # Common compile line for BPF sources with static keys.
 config.substitutions.append(("%bpf_cflags",
     "--target=bpf -O2 -g -mcpu=v4 -I" + os.path.join(repo, "runtime-headers")))
+
+# Added for test/llvm: stock objdump (PATH has build/bin first), the
+# multiarch include directory that <asm/types.h> lives in (the patched clang
+# adds it through its bpf.cfg; stock clang needs it on the command line), and
+# the corpus comparison helper.
+import platform
+config.substitutions.append(("%stock-llvm-objdump", os.path.join(llvm22, "llvm-objdump")))
+config.substitutions.append(("%bpf_multiarch_include",
+    "-idirafter /usr/include/" + platform.machine() + "-linux-gnu"))
+config.substitutions.append(("%compare_corpus",
+    "bash " + os.path.join(repo, "test", "llvm", "Inputs", "compare-corpus.sh")))

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * bpfkeys: the static-key post-processor. One object model shared by the
+ * phases: read (ELF + BTF), callgraph, resolve (sites, validation, key
+ * instances), write (ELF rewrite), lower, list. The ABI is docs/abi.md.
+ */
+#ifndef BPFKEYS_H
+#define BPFKEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <gelf.h>
+
+#include "bpfkeys_format.h"
+
+#define BPFKEYS_VERSION_STRING "0.1.0"
+
+#define BK_INSN_SIZE 8
+
+/* ELF relocation types of the BPF backend (linux/elf-em.h has no names). */
+#define BK_R_BPF_64_64 1
+#define BK_R_BPF_64_ABS64 2
+#define BK_R_BPF_64_ABS32 3
+#define BK_R_BPF_64_NODYLD32 4
+#define BK_R_BPF_64_32 10
+
+/* abi.md section 3-4: map type and map_extra flags of a key. */
+#define BK_MAP_TYPE_INSN_SET 34
+#define BK_F_STATIC_KEY 1ULL
+#define BK_F_STATIC_KEY_ON 2ULL
+/* abi.md section 2: bit 0 of the .static_keys entry's key field. */
+#define BK_ENTRY_LIKELY 1ULL
+/* abi.md section 1: src_reg bits of a static branch. */
+#define BK_BRANCH_JA 1
+#define BK_BRANCH_NOP 2
+
+#define BK_STATIC_KEYS_SEC ".static_keys"
+#define BK_STATIC_KEYS_REL_SEC ".rel.static_keys"
+#define BK_MAPS_SEC ".maps"
+#define BK_INSTANCES_SEC ".bpfkeys"
+
+struct bk_insn {
+	uint8_t code;
+	uint8_t regs; /* src_reg << 4 | dst_reg, little endian */
+	int16_t off;
+	int32_t imm;
+};
+
+static inline unsigned bk_insn_src(const struct bk_insn *insn) { return insn->regs >> 4; }
+static inline unsigned bk_insn_dst(const struct bk_insn *insn) { return insn->regs & 0xf; }
+
+struct bk_section {
+	const char *name;
+	GElf_Shdr shdr;
+	uint8_t *data; /* points into the input image; NULL for SHT_NOBITS */
+	bool exec;     /* SHT_PROGBITS + SHF_EXECINSTR: code */
+	/* relocations applying to this section (from its SHT_REL section), sorted by offset */
+	size_t rel_section; /* index of that SHT_REL section, 0 if none */
+	GElf_Rel *rels;
+	size_t rel_count;
+};
+
+struct bk_function {
+	const char *name;
+	size_t symbol;     /* index in .symtab */
+	size_t section;    /* ELF section index */
+	uint64_t start;    /* first instruction, index in the section */
+	uint64_t count;    /* instructions */
+	bool is_program;   /* a libbpf program: in an executable section other than .text */
+	size_t *callees;   /* BPF-to-BPF calls and callbacks taken by address */
+	size_t callee_count, callee_cap;
+	size_t first_site, site_count; /* into obj->sites, after sorting by function */
+};
+
+struct bk_key {
+	const char *name;
+	size_t symbol;         /* index in .symtab */
+	uint64_t map_type;
+	uint64_t map_extra;
+	bool is_static_key;    /* BTF map def with type 34 and map_extra & BPF_F_STATIC_KEY */
+	bool is_map;           /* a variable of the .maps DATASEC */
+	size_t site_count;
+	size_t instance_count; /* computed by resolve */
+};
+
+struct bk_site {
+	size_t entry;        /* index of the .static_keys entry */
+	size_t section;      /* ELF section of the branch */
+	uint64_t insn;       /* instruction index in the section */
+	uint64_t target;     /* target instruction index in the section */
+	size_t key;          /* index in obj->keys */
+	size_t function;     /* index in obj->functions */
+	bool likely;         /* entry flag */
+	bool jump_when_off;  /* polarity: nop_or_goto(l) */
+	bool wide;           /* 32-bit (gotol) form */
+};
+
+/* One (key, program) pair and its sites: the unit a loader creates a map for. */
+struct bk_instance {
+	size_t key;
+	size_t program;      /* index in obj->functions */
+	size_t first_site;   /* into obj->instance_sites */
+	size_t site_count;
+};
+
+struct bk_object {
+	const char *path;
+	uint8_t *image;      /* the whole input file */
+	size_t image_size;
+	Elf *elf;
+	GElf_Ehdr ehdr;
+	size_t shstrndx;
+	struct bk_section *sections;
+	size_t section_count;
+	size_t symtab;       /* section index of .symtab */
+	GElf_Sym *symbols;
+	size_t symbol_count;
+	const char **symbol_names;
+	size_t text_section; /* index of .text, 0 if none */
+	size_t static_keys_section, static_keys_rel_section;
+	size_t maps_section, btf_section, instances_section;
+	struct btf *btf;
+
+	struct bk_function *functions; /* sorted by (section, start) */
+	size_t function_count;
+	struct bk_key *keys;           /* sorted by name */
+	ssize_t *symbol_key;           /* [symbol_count]: index in keys or -1 */
+	size_t key_count;
+	struct bk_site *sites;         /* sorted by (function, insn) after resolve */
+	size_t site_count;
+	struct bk_instance *instances; /* sorted by (key name, program name) */
+	size_t instance_count;
+	size_t *instance_sites;        /* indices into sites, per instance */
+	size_t instance_site_count;
+};
+
+/* diag.c */
+extern const char *bk_progname;
+extern bool bk_quiet; /* no diagnostics (the fuzzer) */
+void bk_error(const struct bk_object *obj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bk_warn(const struct bk_object *obj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void *bk_xcalloc(size_t n, size_t size);
+void *bk_xrealloc(void *ptr, size_t n, size_t size);
+char *bk_xstrdup(const char *s);
+
+/* read.c: open and check the ELF, load sections, symbols, relocations, BTF */
+int bk_object_read(struct bk_object *obj, const char *path);
+int bk_object_read_memory(struct bk_object *obj, const char *path, const void *buf, size_t size);
+void bk_object_free(struct bk_object *obj);
+size_t bk_find_section(const struct bk_object *obj, const char *name);
+const GElf_Rel *bk_find_rel(const struct bk_section *sec, uint64_t offset, size_t *count);
+const char *bk_section_name(const struct bk_object *obj, size_t index);
+
+/* maps.c: key maps from the .maps DATASEC */
+int bk_read_keys(struct bk_object *obj);
+ssize_t bk_key_by_symbol(const struct bk_object *obj, size_t symbol);
+ssize_t bk_key_by_name(const struct bk_object *obj, const char *name);
+
+/* callgraph.c */
+int bk_build_functions(struct bk_object *obj);
+int bk_build_callgraph(struct bk_object *obj);
+ssize_t bk_function_at(const struct bk_object *obj, size_t section, uint64_t insn);
+
+/* resolve.c */
+int bk_read_sites(struct bk_object *obj);
+int bk_check_key_references(struct bk_object *obj);
+int bk_build_instances(struct bk_object *obj);
+/* everything above, in order: the model of a raw object */
+int bk_analyze(struct bk_object *obj);
+
+/* format.c: the .bpfkeys section */
+int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size);
+
+/* write.c: rewrite of the input object */
+struct bk_new_section {
+	const char *name;
+	uint32_t type;
+	uint64_t flags;
+	uint64_t align;
+	const void *data;
+	size_t size;
+};
+struct bk_edit {
+	bool *drop_section;           /* [section_count] */
+	bool *drop_symbol;            /* [symbol_count] */
+	const void **section_data;    /* [section_count]: replacement bytes or NULL */
+	size_t *section_size;         /* [section_count] */
+	/* offset remapping of relocation targets in a replaced section (BTF edits):
+	 * returns false to drop the relocation */
+	bool (*remap_offset)(void *ctx, size_t section, uint64_t *offset);
+	void *remap_ctx;
+	struct bk_new_section *new_sections;
+	size_t new_section_count;
+};
+int bk_edit_init(struct bk_edit *edit, const struct bk_object *obj);
+void bk_edit_free(struct bk_edit *edit);
+int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char *out_path);
+int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd);
+/* out_path, or (if NULL) out_fd: the fuzzer writes to a memfd */
+int bk_write_resolved(struct bk_object *obj, const char *out_path, int out_fd);
+
+/* lower.c */
+struct bk_setting {
+	const char *key;
+	bool on;
+	bool used;
+};
+int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_count,
+	     const char *out_path, int out_fd);
+
+/* list.c */
+int bk_list(struct bk_object *obj, bool json);
+int bk_load_instances(struct bk_object *obj);
+
+#endif /* BPFKEYS_H */

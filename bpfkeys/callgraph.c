@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Functions and the call graph. A function is an STT_FUNC symbol in an
+ * executable section; a program is a function in an executable section
+ * other than .text (libbpf's definition). Edges are what makes the kernel
+ * load a function as part of a program: BPF-to-BPF calls (call with
+ * src_reg BPF_PSEUDO_CALL, relocated by R_BPF_64_32 or pc-relative within
+ * the section) and callbacks taken by address (ld_imm64 relocated by
+ * R_BPF_64_64 against a symbol in an executable section, as clang emits for
+ * bpf_loop callbacks, or an unrelocated ld_imm64 with src_reg
+ * BPF_PSEUDO_FUNC, pc-relative).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfkeys.h"
+
+#define BPF_CALL_CODE 0x85
+#define BPF_LD_IMM64_CODE 0x18
+#define BPF_PSEUDO_CALL 1
+#define BPF_PSEUDO_FUNC 4
+
+static int cmp_function(const void *a, const void *b)
+{
+	const struct bk_function *x = a, *y = b;
+
+	if (x->section != y->section)
+		return x->section < y->section ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int bk_build_functions(struct bk_object *obj)
+{
+	size_t n = 0;
+
+	obj->functions = bk_xcalloc(obj->symbol_count, sizeof(*obj->functions));
+	for (size_t i = 1; i < obj->symbol_count; i++) {
+		const GElf_Sym *sym = &obj->symbols[i];
+		const struct bk_section *sec;
+		struct bk_function *fn;
+
+		if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_shndx == SHN_UNDEF ||
+		    sym->st_shndx >= SHN_LORESERVE)
+			continue;
+		sec = &obj->sections[sym->st_shndx];
+		if (!sec->exec)
+			continue;
+		if (sym->st_value % BK_INSN_SIZE || sym->st_size % BK_INSN_SIZE ||
+		    sym->st_value > sec->shdr.sh_size ||
+		    sym->st_size > sec->shdr.sh_size - sym->st_value) {
+			bk_error(obj, "function '%s' (section %s, offset 0x%llx, size 0x%llx) is misaligned or outside its section",
+				 obj->symbol_names[i], sec->name, (unsigned long long)sym->st_value,
+				 (unsigned long long)sym->st_size);
+			return -1;
+		}
+		fn = &obj->functions[n++];
+		fn->name = obj->symbol_names[i];
+		fn->symbol = i;
+		fn->section = sym->st_shndx;
+		fn->start = sym->st_value / BK_INSN_SIZE;
+		fn->count = sym->st_size / BK_INSN_SIZE;
+		fn->is_program = strcmp(sec->name, ".text") != 0;
+	}
+	obj->function_count = n;
+	qsort(obj->functions, n, sizeof(*obj->functions), cmp_function);
+	for (size_t i = 0; i < n; i++) {
+		struct bk_function *fn = &obj->functions[i];
+		struct bk_function *next = i + 1 < n && obj->functions[i + 1].section == fn->section ?
+					   &obj->functions[i + 1] : NULL;
+
+		if (fn->count == 0) /* no st_size: up to the next function or the section end */
+			fn->count = (next ? next->start :
+				     obj->sections[fn->section].shdr.sh_size / BK_INSN_SIZE) - fn->start;
+		if (next && fn->start + fn->count > next->start) {
+			bk_error(obj, "functions '%s' and '%s' overlap in section %s",
+				 fn->name, next->name, obj->sections[fn->section].name);
+			return -1;
+		}
+		if (!*fn->name) {
+			bk_error(obj, "section %s: function at offset 0x%llx has no name",
+				 obj->sections[fn->section].name,
+				 (unsigned long long)fn->start * BK_INSN_SIZE);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+ssize_t bk_function_at(const struct bk_object *obj, size_t section, uint64_t insn)
+{
+	size_t lo = 0, hi = obj->function_count;
+
+	/* first function at or after (section, insn + 1) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bk_function *fn = &obj->functions[mid];
+
+		if (fn->section < section || (fn->section == section && fn->start <= insn))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	const struct bk_function *fn = &obj->functions[lo - 1];
+	if (fn->section != section || insn >= fn->start + fn->count)
+		return -1;
+	return (ssize_t)(lo - 1);
+}
+
+static void add_callee(struct bk_function *fn, size_t callee)
+{
+	if (fn->callee_count == fn->callee_cap) {
+		fn->callee_cap = fn->callee_cap ? 2 * fn->callee_cap : 4;
+		fn->callees = bk_xrealloc(fn->callees, fn->callee_cap, sizeof(*fn->callees));
+	}
+	fn->callees[fn->callee_count++] = callee;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	const size_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int add_edge(struct bk_object *obj, size_t caller, size_t section, int64_t target,
+		    uint64_t at, const char *what)
+{
+	const struct bk_section *sec = &obj->sections[section];
+	ssize_t callee;
+
+	if (target < 0 || (uint64_t)target >= sec->shdr.sh_size / BK_INSN_SIZE ||
+	    (callee = bk_function_at(obj, section, (uint64_t)target)) < 0) {
+		bk_error(obj, "function '%s': %s at section %s offset 0x%llx: target (section %s, instruction %lld) is not in a function",
+			 obj->functions[caller].name, what, obj->sections[obj->functions[caller].section].name,
+			 (unsigned long long)at, sec->name, (long long)target);
+		return -1;
+	}
+	add_callee(&obj->functions[caller], (size_t)callee);
+	return 0;
+}
+
+static int scan_function(struct bk_object *obj, size_t index)
+{
+	struct bk_function *fn = &obj->functions[index];
+	const struct bk_section *sec = &obj->sections[fn->section];
+
+	for (uint64_t i = fn->start; i < fn->start + fn->count; i++) {
+		struct bk_insn insn;
+		uint64_t at = i * BK_INSN_SIZE;
+		const GElf_Rel *rel;
+		size_t nrel;
+
+		memcpy(&insn, sec->data + at, sizeof(insn));
+		if (insn.code == BPF_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) {
+			rel = bk_find_rel(sec, at, &nrel);
+			if (nrel > 1) {
+				bk_error(obj, "section %s offset 0x%llx: %zu relocations on one call",
+					 sec->name, (unsigned long long)at, nrel);
+				return -1;
+			}
+			if (!rel) {
+				if (add_edge(obj, index, fn->section, (int64_t)i + insn.imm + 1, at, "call"))
+					return -1;
+				continue;
+			}
+			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
+
+			if (GELF_R_TYPE(rel->r_info) != BK_R_BPF_64_32 || sym->st_shndx == SHN_UNDEF ||
+			    sym->st_shndx >= SHN_LORESERVE || !obj->sections[sym->st_shndx].exec ||
+			    sym->st_value % BK_INSN_SIZE) {
+				bk_error(obj, "section %s offset 0x%llx: call relocation (type %llu, symbol '%s') does not name a BPF function",
+					 sec->name, (unsigned long long)at,
+					 (unsigned long long)GELF_R_TYPE(rel->r_info),
+					 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
+				return -1;
+			}
+			/* libbpf: callee = sym_off / 8 + imm + 1 */
+			if (add_edge(obj, index, sym->st_shndx,
+				     (int64_t)(sym->st_value / BK_INSN_SIZE) + insn.imm + 1, at, "call"))
+				return -1;
+		} else if (insn.code == BPF_LD_IMM64_CODE) {
+			if (i + 1 >= fn->start + fn->count) {
+				bk_error(obj, "function '%s': ld_imm64 at section %s offset 0x%llx is cut by the function end",
+					 fn->name, sec->name, (unsigned long long)at);
+				return -1;
+			}
+			rel = bk_find_rel(sec, at, &nrel);
+			if (rel && GELF_R_TYPE(rel->r_info) == BK_R_BPF_64_64) {
+				const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
+
+				if (sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE &&
+				    obj->sections[sym->st_shndx].exec) {
+					int64_t byte = (int64_t)sym->st_value + insn.imm;
+
+					if (byte % BK_INSN_SIZE) {
+						bk_error(obj, "section %s offset 0x%llx: function address is misaligned",
+							 sec->name, (unsigned long long)at);
+						return -1;
+					}
+					if (add_edge(obj, index, sym->st_shndx, byte / BK_INSN_SIZE, at,
+						     "function address"))
+						return -1;
+				}
+			} else if (!rel && bk_insn_src(&insn) == BPF_PSEUDO_FUNC) {
+				if (add_edge(obj, index, fn->section, (int64_t)i + insn.imm + 1, at,
+					     "function address"))
+					return -1;
+			}
+			i++; /* second half of ld_imm64 */
+		}
+	}
+	if (fn->callee_count > 1) {
+		size_t n = 1;
+
+		qsort(fn->callees, fn->callee_count, sizeof(size_t), cmp_size);
+		for (size_t j = 1; j < fn->callee_count; j++)
+			if (fn->callees[j] != fn->callees[n - 1])
+				fn->callees[n++] = fn->callees[j];
+		fn->callee_count = n;
+	}
+	return 0;
+}
+
+int bk_build_callgraph(struct bk_object *obj)
+{
+	for (size_t i = 0; i < obj->function_count; i++)
+		if (scan_function(obj, i))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Diagnostics in the `bpfkeys: in.o: error: ...` form, and allocation that
+ * exits on failure (an allocation failure is not a recoverable input error). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfkeys.h"
+
+const char *bk_progname = "bpfkeys";
+bool bk_quiet;
+
+static void report(const struct bk_object *obj, const char *kind, const char *fmt, va_list ap)
+{
+	if (bk_quiet)
+		return;
+	if (obj && obj->path)
+		fprintf(stderr, "%s: %s: %s: ", bk_progname, obj->path, kind);
+	else
+		fprintf(stderr, "%s: %s: ", bk_progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void bk_error(const struct bk_object *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(obj, "error", fmt, ap);
+	va_end(ap);
+}
+
+void bk_warn(const struct bk_object *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(obj, "warning", fmt, ap);
+	va_end(ap);
+}
+
+static void out_of_memory(void)
+{
+	fprintf(stderr, "%s: error: out of memory\n", bk_progname);
+	exit(2);
+}
+
+void *bk_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *bk_xrealloc(void *ptr, size_t n, size_t size)
+{
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		out_of_memory();
+	p = realloc(ptr, n * size != 0 ? n * size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *bk_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		out_of_memory();
+	return p;
+}

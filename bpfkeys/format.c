@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The .bpfkeys section (abi.md section 5, bpfkeys_format.h): built from a
+ * resolved model, and parsed back with every offset and index checked.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfkeys.h"
+#include "format.h"
+
+struct strtab {
+	char *data;
+	size_t size, cap;
+	uint32_t *slots; /* hash table of offsets + 1 */
+	size_t slot_count, used;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void strtab_rehash(struct strtab *st)
+{
+	size_t count = st->slot_count ? st->slot_count * 2 : 64;
+	uint32_t *slots = bk_xcalloc(count, sizeof(uint32_t));
+
+	for (size_t i = 0; i < st->slot_count; i++) {
+		if (!st->slots[i])
+			continue;
+		size_t j = hash_str(st->data + st->slots[i] - 1) & (count - 1);
+		while (slots[j])
+			j = (j + 1) & (count - 1);
+		slots[j] = st->slots[i];
+	}
+	free(st->slots);
+	st->slots = slots;
+	st->slot_count = count;
+}
+
+static uint32_t strtab_add(struct strtab *st, const char *s)
+{
+	size_t len = strlen(s) + 1, j;
+
+	if (!*s)
+		return 0;
+	if (2 * (st->used + 1) > st->slot_count)
+		strtab_rehash(st);
+	for (j = hash_str(s) & (st->slot_count - 1); st->slots[j]; j = (j + 1) & (st->slot_count - 1))
+		if (strcmp(st->data + st->slots[j] - 1, s) == 0)
+			return st->slots[j] - 1;
+	if (st->size + len > st->cap) {
+		st->cap = (st->size + len) * 2;
+		st->data = bk_xrealloc(st->data, st->cap, 1);
+	}
+	memcpy(st->data + st->size, s, len);
+	st->slots[j] = (uint32_t)st->size + 1;
+	st->used++;
+	st->size += len;
+	return (uint32_t)(st->size - len);
+}
+
+int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size)
+{
+	struct strtab st = {0};
+	struct bpfkeys_header hdr = {0};
+	struct bpfkeys_key *keys;
+	struct bpfkeys_instance *insts;
+	struct bpfkeys_site *sites;
+	size_t key_count = 0, *key_index = bk_xcalloc(obj->key_count, sizeof(size_t));
+	uint8_t *buf;
+	uint64_t total;
+
+	st.data = bk_xcalloc(1, 1);
+	st.size = st.cap = 1; /* offset 0 is "" */
+	/* only static keys: other maps in .maps are ordinary maps */
+	for (size_t i = 0; i < obj->key_count; i++)
+		if (obj->keys[i].is_static_key)
+			key_index[i] = key_count++;
+	if (key_count > UINT32_MAX || obj->instance_count > UINT32_MAX ||
+	    obj->instance_site_count > UINT32_MAX / sizeof(struct bpfkeys_site)) {
+		bk_error(obj, "too many keys, instances or sites for format version %d", BPFKEYS_FORMAT_VERSION);
+		free(key_index);
+		free(st.data);
+		return -1;
+	}
+	keys = bk_xcalloc(key_count, sizeof(*keys));
+	insts = bk_xcalloc(obj->instance_count, sizeof(*insts));
+	sites = bk_xcalloc(obj->instance_site_count, sizeof(*sites));
+	for (size_t i = 0; i < obj->key_count; i++) {
+		const struct bk_key *key = &obj->keys[i];
+		struct bpfkeys_key *out_key;
+
+		if (!key->is_static_key)
+			continue;
+		out_key = &keys[key_index[i]];
+		out_key->name = strtab_add(&st, key->name);
+		out_key->flags = key->map_extra & BK_F_STATIC_KEY_ON ? BPFKEYS_KEY_ON : 0;
+		out_key->first_instance = 0;
+		out_key->instance_count = 0;
+	}
+	for (size_t i = 0; i < obj->instance_count; i++) {
+		const struct bk_instance *inst = &obj->instances[i];
+		const struct bk_function *prog = &obj->functions[inst->program];
+		struct bpfkeys_key *out_key = &keys[key_index[inst->key]];
+
+		if (!out_key->instance_count)
+			out_key->first_instance = (uint32_t)i;
+		out_key->instance_count++;
+		insts[i].key = (uint32_t)key_index[inst->key];
+		insts[i].program = strtab_add(&st, prog->name);
+		insts[i].program_section = strtab_add(&st, obj->sections[prog->section].name);
+		insts[i].flags = out_key->flags;
+		insts[i].first_site = (uint32_t)inst->first_site;
+		insts[i].site_count = (uint32_t)inst->site_count;
+		for (size_t s = inst->first_site; s < inst->first_site + inst->site_count; s++) {
+			const struct bk_site *site = &obj->sites[obj->instance_sites[s]];
+			const struct bk_function *fn = &obj->functions[site->function];
+
+			sites[s].function = strtab_add(&st, fn->name);
+			sites[s].section = strtab_add(&st, obj->sections[fn->section].name);
+			sites[s].function_start = (uint32_t)fn->start;
+			sites[s].insn = (uint32_t)(site->insn - fn->start);
+			sites[s].flags = (site->jump_when_off ? BPFKEYS_SITE_JUMP_WHEN_OFF : 0) |
+					 (site->wide ? BPFKEYS_SITE_WIDE : 0);
+		}
+	}
+
+	hdr.magic = BPFKEYS_MAGIC;
+	hdr.version = BPFKEYS_FORMAT_VERSION;
+	hdr.header_size = sizeof(hdr);
+	hdr.key_size = sizeof(*keys);
+	hdr.instance_size = sizeof(*insts);
+	hdr.site_size = sizeof(*sites);
+	hdr.key_count = (uint32_t)key_count;
+	hdr.instance_count = (uint32_t)obj->instance_count;
+	hdr.site_count = (uint32_t)obj->instance_site_count;
+	hdr.key_offset = sizeof(hdr);
+	total = hdr.key_offset + (uint64_t)key_count * sizeof(*keys);
+	hdr.instance_offset = (uint32_t)total;
+	total += (uint64_t)obj->instance_count * sizeof(*insts);
+	hdr.site_offset = (uint32_t)total;
+	total += (uint64_t)obj->instance_site_count * sizeof(*sites);
+	hdr.string_offset = (uint32_t)total;
+	hdr.string_size = (uint32_t)st.size;
+	total += st.size;
+	if (total > UINT32_MAX) {
+		bk_error(obj, "section %s would exceed 4 GiB", BPFKEYS_SECTION);
+		free(keys);
+		free(insts);
+		free(sites);
+		free(st.data);
+		free(st.slots);
+		free(key_index);
+		return -1;
+	}
+	buf = bk_xcalloc(total, 1);
+	memcpy(buf, &hdr, sizeof(hdr));
+	memcpy(buf + hdr.key_offset, keys, key_count * sizeof(*keys));
+	memcpy(buf + hdr.instance_offset, insts, obj->instance_count * sizeof(*insts));
+	memcpy(buf + hdr.site_offset, sites, obj->instance_site_count * sizeof(*sites));
+	memcpy(buf + hdr.string_offset, st.data, st.size);
+	*out = buf;
+	*out_size = total;
+	free(keys);
+	free(insts);
+	free(sites);
+	free(st.data);
+	free(st.slots);
+	free(key_index);
+	return 0;
+}
+
+static bool table_ok(uint64_t size, uint32_t offset, uint32_t count, uint16_t entry, uint16_t min)
+{
+	return entry >= min && offset <= size && (uint64_t)count * entry <= size - offset;
+}
+
+/* Copies the known prefix of each entry; strings are checked to be in the table. */
+int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t size,
+		    struct bk_format_view *view)
+{
+	struct bpfkeys_header hdr;
+	const char *what = NULL;
+
+	memset(view, 0, sizeof(*view));
+	if (size < sizeof(hdr)) {
+		bk_error(obj, "section %s: truncated header", BPFKEYS_SECTION);
+		return -1;
+	}
+	memcpy(&hdr, data, sizeof(hdr));
+	if (hdr.magic != BPFKEYS_MAGIC) {
+		bk_error(obj, "section %s: bad magic 0x%08x", BPFKEYS_SECTION, hdr.magic);
+		return -1;
+	}
+	if (hdr.version != BPFKEYS_FORMAT_VERSION) {
+		bk_error(obj, "section %s: format version %u, this bpfkeys reads version %d",
+			 BPFKEYS_SECTION, hdr.version, BPFKEYS_FORMAT_VERSION);
+		return -1;
+	}
+	if (hdr.header_size < sizeof(hdr) || hdr.header_size > size)
+		what = "header size";
+	else if (!table_ok(size, hdr.key_offset, hdr.key_count, hdr.key_size, sizeof(struct bpfkeys_key)))
+		what = "key table";
+	else if (!table_ok(size, hdr.instance_offset, hdr.instance_count, hdr.instance_size,
+			   sizeof(struct bpfkeys_instance)))
+		what = "instance table";
+	else if (!table_ok(size, hdr.site_offset, hdr.site_count, hdr.site_size, sizeof(struct bpfkeys_site)))
+		what = "site table";
+	else if (!table_ok(size, hdr.string_offset, hdr.string_size, 1, 1) || hdr.string_size == 0 ||
+		 data[hdr.string_offset + hdr.string_size - 1] != '\0')
+		what = "string table";
+	if (what) {
+		bk_error(obj, "section %s: bad %s", BPFKEYS_SECTION, what);
+		return -1;
+	}
+	view->strings = (const char *)data + hdr.string_offset;
+	view->string_size = hdr.string_size;
+	view->key_count = hdr.key_count;
+	view->instance_count = hdr.instance_count;
+	view->site_count = hdr.site_count;
+	view->keys = bk_xcalloc(hdr.key_count, sizeof(*view->keys));
+	view->instances = bk_xcalloc(hdr.instance_count, sizeof(*view->instances));
+	view->sites = bk_xcalloc(hdr.site_count, sizeof(*view->sites));
+	for (uint32_t i = 0; i < hdr.key_count; i++) {
+		struct bpfkeys_key *k = &view->keys[i];
+
+		memcpy(k, data + hdr.key_offset + (uint64_t)i * hdr.key_size, sizeof(*k));
+		if (k->name >= hdr.string_size || k->first_instance > hdr.instance_count ||
+		    k->instance_count > hdr.instance_count - k->first_instance) {
+			what = "key entry";
+			break;
+		}
+	}
+	for (uint32_t i = 0; !what && i < hdr.instance_count; i++) {
+		struct bpfkeys_instance *in = &view->instances[i];
+
+		memcpy(in, data + hdr.instance_offset + (uint64_t)i * hdr.instance_size, sizeof(*in));
+		if (in->key >= hdr.key_count || in->program >= hdr.string_size ||
+		    in->program_section >= hdr.string_size || in->first_site > hdr.site_count ||
+		    in->site_count > hdr.site_count - in->first_site)
+			what = "instance entry";
+	}
+	for (uint32_t i = 0; !what && i < hdr.site_count; i++) {
+		struct bpfkeys_site *s = &view->sites[i];
+
+		memcpy(s, data + hdr.site_offset + (uint64_t)i * hdr.site_size, sizeof(*s));
+		if (s->function >= hdr.string_size || s->section >= hdr.string_size)
+			what = "site entry";
+	}
+	if (what) {
+		bk_error(obj, "section %s: bad %s", BPFKEYS_SECTION, what);
+		bk_format_view_free(view);
+		return -1;
+	}
+	return 0;
+}
+
+void bk_format_view_free(struct bk_format_view *view)
+{
+	free(view->keys);
+	free(view->instances);
+	free(view->sites);
+	memset(view, 0, sizeof(*view));
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Lower: make an object with static keys load on a stock kernel with a stock
+ * libbpf. Each static branch becomes a register-compare jump the verifier
+ * sees with two edges, so no code becomes unreachable ("unreachable insn"
+ * in check_cfg) whichever way a key is fixed:
+ *   taken     -> if r10 == r10 goto L   (BPF_JMP | BPF_JEQ | BPF_X)
+ *   not taken -> if r10 != r10 goto L   (BPF_JMP | BPF_JNE | BPF_X)
+ * Both only have a 16-bit offset: a gotol site whose target is farther is an
+ * error. Then the static-key machinery goes: .static_keys, its relocations,
+ * the key maps' symbols and their entries in the BTF DATASEC .maps (a stock
+ * kernel has no map type 34, and libbpf would try to create them).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/btf.h>
+#include <bpf/btf.h>
+
+#include "bpfkeys.h"
+
+#define BPF_JEQ_X_CODE 0x1d
+#define BPF_JNE_X_CODE 0x5d
+#define BPF_LD_IMM64_CODE 0x18
+#define R10_R10 0xaa
+#define BTF_INFO(kind, vlen) (((uint32_t)(kind) << 24) | ((vlen) & 0xffff))
+
+/* The DATASEC .maps edit, as a map from old to new .BTF byte offsets. */
+struct btf_edit {
+	size_t section;           /* .BTF */
+	uint64_t secinfo_start;   /* section offset of the DATASEC's first var_secinfo */
+	uint32_t vlen;
+	int32_t *new_position;    /* [vlen]: new index of each var_secinfo, -1 if removed */
+	uint64_t removed_bytes;
+};
+
+static bool remap_btf_offset(void *ctx, size_t section, uint64_t *offset)
+{
+	struct btf_edit *e = ctx;
+	uint64_t end = e->secinfo_start + (uint64_t)e->vlen * sizeof(struct btf_var_secinfo);
+
+	if (section != e->section || *offset < e->secinfo_start)
+		return true;
+	if (*offset >= end) {
+		*offset -= e->removed_bytes;
+		return true;
+	}
+	uint64_t i = (*offset - e->secinfo_start) / sizeof(struct btf_var_secinfo);
+	uint64_t within = (*offset - e->secinfo_start) % sizeof(struct btf_var_secinfo);
+
+	if (e->new_position[i] < 0)
+		return false;
+	*offset = e->secinfo_start + (uint64_t)e->new_position[i] * sizeof(struct btf_var_secinfo) + within;
+	return true;
+}
+
+/*
+ * Remove the static keys from the DATASEC .maps in the raw .BTF, in place of
+ * a rebuild through btf__add_*: a rebuild renumbers strings, which .BTF.ext
+ * line info refers to by offset. Type IDs do not change. If no map is left,
+ * the DATASEC (which the kernel rejects when empty) becomes an anonymous
+ * `void *`, which nothing refers to, and *maps_empty is set.
+ */
+static int edit_btf(struct bk_object *obj, struct btf_edit *e, uint8_t **out, size_t *out_size,
+		    bool *maps_empty)
+{
+	const struct bk_section *sec = &obj->sections[obj->btf_section];
+	struct btf_header hdr;
+	const struct btf_type *first, *ds;
+	uint64_t ds_off, types_start;
+	uint32_t kept = 0;
+	int id;
+	uint8_t *buf;
+
+	*maps_empty = false;
+	id = btf__find_by_name_kind(obj->btf, BK_MAPS_SEC, BTF_KIND_DATASEC);
+	if (id <= 0)
+		return 0;
+	memcpy(&hdr, sec->data, sizeof(hdr));
+	if (hdr.str_off != hdr.type_off + hdr.type_len) {
+		bk_error(obj, "section .BTF: strings do not follow types; cannot edit");
+		return -1;
+	}
+	/* libbpf keeps an unmodified BTF's types contiguous, as in the file */
+	first = btf__type_by_id(obj->btf, 1);
+	ds = btf__type_by_id(obj->btf, id);
+	types_start = hdr.hdr_len + hdr.type_off;
+	ds_off = types_start + (uint64_t)((const uint8_t *)ds - (const uint8_t *)first);
+	if (ds_off + sizeof(*ds) > sec->shdr.sh_size ||
+	    memcmp(sec->data + ds_off, ds, sizeof(*ds)) != 0) {
+		bk_error(obj, "section .BTF: cannot locate DATASEC .maps");
+		return -1;
+	}
+	e->section = obj->btf_section;
+	e->secinfo_start = ds_off + sizeof(struct btf_type);
+	e->vlen = btf_vlen(ds);
+	e->new_position = bk_xcalloc(e->vlen, sizeof(int32_t));
+	const struct btf_var_secinfo *vsi = btf_var_secinfos(ds);
+	for (uint32_t i = 0; i < e->vlen; i++) {
+		const struct btf_type *var = btf__type_by_id(obj->btf, vsi[i].type);
+		const char *name = var ? btf__name_by_offset(obj->btf, var->name_off) : NULL;
+		ssize_t k = name ? bk_key_by_name(obj, name) : -1;
+
+		e->new_position[i] = k >= 0 && obj->keys[k].is_static_key ? -1 : (int32_t)kept++;
+	}
+	buf = bk_xcalloc(sec->shdr.sh_size, 1);
+	memcpy(buf, sec->data, e->secinfo_start);
+	if (kept) {
+		struct btf_type t;
+		uint64_t pos = e->secinfo_start;
+
+		memcpy(&t, buf + ds_off, sizeof(t));
+		t.info = BTF_INFO(BTF_KIND_DATASEC, kept);
+		memcpy(buf + ds_off, &t, sizeof(t));
+		for (uint32_t i = 0; i < e->vlen; i++)
+			if (e->new_position[i] >= 0) {
+				memcpy(buf + pos, &vsi[i], sizeof(vsi[i]));
+				pos += sizeof(vsi[i]);
+			}
+		e->removed_bytes = (uint64_t)(e->vlen - kept) * sizeof(struct btf_var_secinfo);
+	} else {
+		struct btf_type t = {.name_off = 0, .info = BTF_INFO(BTF_KIND_PTR, 0), .type = 0};
+
+		memcpy(buf + ds_off, &t, sizeof(t));
+		e->removed_bytes = (uint64_t)e->vlen * sizeof(struct btf_var_secinfo);
+		*maps_empty = true;
+	}
+	uint64_t old_end = e->secinfo_start + (uint64_t)e->vlen * sizeof(struct btf_var_secinfo);
+	memcpy(buf + old_end - e->removed_bytes, sec->data + old_end, sec->shdr.sh_size - old_end);
+	hdr.type_len -= (uint32_t)e->removed_bytes;
+	hdr.str_off -= (uint32_t)e->removed_bytes;
+	memcpy(buf, &hdr, sizeof(hdr));
+	*out = buf;
+	*out_size = sec->shdr.sh_size - e->removed_bytes;
+	return 0;
+}
+
+static bool is_site(const struct bk_object *obj, size_t section, uint64_t insn)
+{
+	/* sites are sorted by (function, insn), functions by (section, start) */
+	size_t lo = 0, hi = obj->site_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bk_site *s = &obj->sites[mid];
+
+		if (s->section < section || (s->section == section && s->insn < insn))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < obj->site_count && obj->sites[lo].section == section && obj->sites[lo].insn == insn;
+}
+
+static const char *site_mnemonic(const struct bk_site *site)
+{
+	if (site->wide)
+		return site->jump_when_off ? "nop_or_gotol" : "gotol_or_nop";
+	return site->jump_when_off ? "nop_or_goto" : "goto_or_nop";
+}
+
+int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_count,
+	     const char *out_path, int out_fd)
+{
+	struct bk_edit edit;
+	struct btf_edit btf_e = {0};
+	uint8_t **code = bk_xcalloc(obj->section_count, sizeof(uint8_t *));
+	bool *on = bk_xcalloc(obj->key_count, sizeof(bool));
+	uint8_t *btf_buf = NULL;
+	size_t btf_size = 0;
+	bool maps_empty = false;
+	int errors = 0;
+
+	for (size_t k = 0; k < obj->key_count; k++)
+		on[k] = obj->keys[k].map_extra & BK_F_STATIC_KEY_ON;
+	for (size_t s = 0; s < setting_count; s++) {
+		ssize_t k = bk_key_by_name(obj, settings[s].key);
+
+		if (k < 0 || !obj->keys[k].is_static_key) {
+			bk_error(obj, "--set %s: no static key named '%s'", settings[s].key, settings[s].key);
+			errors++;
+			continue;
+		}
+		on[k] = settings[s].on;
+	}
+
+	for (size_t i = 0; i < obj->site_count; i++) {
+		const struct bk_site *site = &obj->sites[i];
+		const struct bk_function *fn = &obj->functions[site->function];
+		int64_t rel = (int64_t)site->target - (int64_t)site->insn - 1;
+		bool jump = on[site->key] != site->jump_when_off;
+		struct bk_insn insn = {0};
+
+		if (rel < INT16_MIN || rel > INT16_MAX) {
+			bk_error(obj, "key '%s': function '%s' (section %s offset 0x%llx): %s jumps %lld instructions, out of the 16-bit range of the conditional jump it lowers to",
+				 obj->keys[site->key].name, fn->name, obj->sections[site->section].name,
+				 (unsigned long long)site->insn * BK_INSN_SIZE, site_mnemonic(site),
+				 (long long)rel);
+			errors++;
+			continue;
+		}
+		if (!code[site->section]) {
+			code[site->section] = bk_xcalloc(obj->sections[site->section].shdr.sh_size, 1);
+			memcpy(code[site->section], obj->sections[site->section].data,
+			       obj->sections[site->section].shdr.sh_size);
+		}
+		insn.code = jump ? BPF_JEQ_X_CODE : BPF_JNE_X_CODE;
+		insn.regs = R10_R10;
+		insn.off = (int16_t)rel;
+		memcpy(code[site->section] + site->insn * BK_INSN_SIZE, &insn, sizeof(insn));
+	}
+	/* a static branch without an entry would reach the stock verifier as an unknown JA */
+	for (size_t s = 1; s < obj->section_count; s++) {
+		const struct bk_section *sec = &obj->sections[s];
+		const uint8_t *text = code[s] ? code[s] : sec->data;
+
+		if (!sec->exec)
+			continue;
+		for (uint64_t i = 0; i < sec->shdr.sh_size / BK_INSN_SIZE; i++) {
+			struct bk_insn insn;
+
+			memcpy(&insn, text + i * BK_INSN_SIZE, sizeof(insn));
+			if (insn.code == BPF_LD_IMM64_CODE) {
+				i++;
+				continue;
+			}
+			if ((insn.code == 0x05 || insn.code == 0x06) && bk_insn_src(&insn) &&
+			    !is_site(obj, s, i)) {
+				ssize_t f = bk_function_at(obj, s, i);
+
+				bk_error(obj, "section %s offset 0x%llx%s%s%s: static branch without a .static_keys entry",
+					 sec->name, (unsigned long long)i * BK_INSN_SIZE,
+					 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
+					 f >= 0 ? "')" : "");
+				errors++;
+			}
+		}
+	}
+	if (errors)
+		goto out;
+
+	bk_edit_init(&edit, obj);
+	for (size_t s = 1; s < obj->section_count; s++)
+		if (code[s]) {
+			edit.section_data[s] = code[s];
+			edit.section_size[s] = obj->sections[s].shdr.sh_size;
+		}
+	if (obj->static_keys_section)
+		edit.drop_section[obj->static_keys_section] = true;
+	if (obj->instances_section)
+		edit.drop_section[obj->instances_section] = true;
+	for (size_t k = 0; k < obj->key_count; k++)
+		if (obj->keys[k].is_static_key)
+			edit.drop_symbol[obj->keys[k].symbol] = true;
+	if (obj->btf && obj->key_count) {
+		if (edit_btf(obj, &btf_e, &btf_buf, &btf_size, &maps_empty)) {
+			errors++;
+			bk_edit_free(&edit);
+			goto out;
+		}
+		if (btf_buf) {
+			edit.section_data[obj->btf_section] = btf_buf;
+			edit.section_size[obj->btf_section] = btf_size;
+			edit.remap_offset = remap_btf_offset;
+			edit.remap_ctx = &btf_e;
+		}
+		if (maps_empty)
+			edit.drop_section[obj->maps_section] = true;
+	}
+	if (out_path ? bk_write(obj, &edit, out_path) : bk_write_fd(obj, &edit, out_fd))
+		errors++;
+	bk_edit_free(&edit);
+out:
+	for (size_t s = 0; s < obj->section_count; s++)
+		free(code[s]);
+	free(code);
+	free(on);
+	free(btf_buf);
+	free(btf_e.new_position);
+	return errors ? -1 : 0;
+}

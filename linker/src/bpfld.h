@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * bpfld: a static linker for BPF ELF relocatable objects.
+ *
+ * Phases (one file each): read.c opens and validates an input object,
+ * resolve.c merges its symbols into the global symbol table, merge.c appends
+ * its sections and relocations (rebasing section-relative in-place values,
+ * .static_keys and .jumptables included), btf.c merges .BTF/.BTF.ext, and
+ * write.c lays out and atomically writes the output ELF. The design follows
+ * libbpf's linker.c (tools/lib/bpf/linker.c) so that outputs are compatible.
+ */
+#ifndef BPFLD_H
+#define BPFLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#define BPFLD_VERSION "0.1.0"
+
+#ifndef R_BPF_64_ABS64
+#define R_BPF_64_ABS64 2
+#endif
+#ifndef R_BPF_64_ABS32
+#define R_BPF_64_ABS32 3
+#endif
+#ifndef R_BPF_64_NODYLD32
+#define R_BPF_64_NODYLD32 4
+#endif
+
+#define BPF_INSN_SIZE 8
+#define MAPS_SECTION ".maps"
+#define BTF_SECTION ".BTF"
+#define BTF_EXT_SECTION ".BTF.ext"
+#define BTF_EXTERN_DATASEC ".extern"
+#define STATIC_KEYS_SECTION ".static_keys"
+#define JUMP_TABLES_SECTION ".jumptables"
+#define JUMP_TABLE_SYMBOL_PREFIX "BPF.JT."
+
+/* ---- diagnostics (diag.c) ---- */
+/* Prints "bpfld: FILE: section 'SEC': MESSAGE" and returns -1. */
+int link_error(const char *file, const char *section, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+extern bool bpfld_verbose;
+extern bool bpfld_quiet;	/* suppress diagnostics (fuzzing) */
+
+/* ---- string table and name lookup (strings.c) ---- */
+struct string_table {
+	char *data;
+	size_t size, capacity;
+	/* open-addressing hash of offsets into data, for deduplication */
+	uint32_t *slots;
+	size_t slot_count, used;
+};
+int string_table_init(struct string_table *table);
+void string_table_free(struct string_table *table);
+/* Returns the offset of an identical string, adding it if needed; <0 on ENOMEM. */
+int64_t string_table_add(struct string_table *table, const char *str);
+
+/* Map from a name (offset in a string table) to an int, for global symbols. */
+struct name_map {
+	const struct string_table *names;
+	struct name_map_slot { uint32_t name_off; int value; } *slots;
+	size_t slot_count, used;
+};
+int name_map_init(struct name_map *map, const struct string_table *names);
+void name_map_free(struct name_map *map);
+int name_map_put(struct name_map *map, uint32_t name_off, int value);
+/* Returns the value or -1. */
+int name_map_get(const struct name_map *map, const char *name);
+
+/* ---- input objects (read.c) ---- */
+struct input_section {
+	const char *name;
+	size_t elf_index;	/* 0 for ephemeral sections */
+	Elf_Scn *scn;
+	Elf64_Shdr *shdr;
+	Elf_Data *data;
+	bool skipped;		/* not copied to the output (.BTF, DWARF, ...) */
+	bool ephemeral;		/* exists only in BTF: .kconfig, .ksyms */
+	int output_id;		/* index into linker.sections, 0 if none */
+	uint64_t output_offset;	/* where this section's data starts in the output section */
+	uint32_t datasec_type_id; /* BTF DATASEC describing this section */
+};
+
+/* .BTF.ext header (the kernel's/libbpf's layout; libbpf keeps it private). */
+struct btf_ext_header {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t func_info_off;
+	uint32_t func_info_len;
+	uint32_t line_info_off;
+	uint32_t line_info_len;
+	/* optional part */
+	uint32_t core_relo_off;
+	uint32_t core_relo_len;
+};
+
+/* One 3-array view of .BTF.ext: func_info, line_info, core_relo_info. */
+struct btf_ext_block {
+	uint32_t record_size;
+	const uint8_t *data;	/* points at the first section header */
+	size_t size;
+};
+enum { BTF_EXT_FUNC_INFO, BTF_EXT_LINE_INFO, BTF_EXT_CORE_RELO, BTF_EXT_BLOCK_COUNT };
+
+struct input_object {
+	const char *path;
+	int fd;
+	char *image;		/* the whole file, owned; libelf reads from it */
+	Elf *elf;
+	size_t file_size;
+	size_t shstrtab_index;
+	size_t symtab_index;
+	size_t strtab_index;
+	Elf64_Sym *symbols;
+	size_t symbol_count;
+	struct btf *btf;
+	struct btf_ext_block btf_ext[BTF_EXT_BLOCK_COUNT];
+	bool has_btf_ext;
+	/* positional array: ELF sections first (slot = ELF index), then ephemeral ones */
+	struct input_section *sections;
+	size_t section_count;
+	size_t *symbol_map;	/* input symbol index -> output symbol index (0: dropped) */
+	uint32_t *btf_type_map;	/* input BTF type id -> output BTF type id */
+};
+
+int input_object_open(struct input_object *obj, const char *path);
+/* Parses an image already in memory (obj->image is not set: caller owns it). */
+int input_object_parse(struct input_object *obj, const char *path, char *image, size_t size);
+void input_object_close(struct input_object *obj);
+struct input_section *input_section_by_name(struct input_object *obj, const char *name);
+const char *input_symbol_name(const struct input_object *obj, const Elf64_Sym *sym);
+
+/* ---- output being linked ---- */
+struct record_array {
+	uint32_t record_size;
+	size_t count, capacity;
+	uint8_t *records;
+};
+
+struct output_section {
+	char *name;
+	int id;
+	bool ephemeral;
+	uint32_t type, flags;
+	uint64_t entsize, align, size;
+	uint8_t *data;
+	size_t capacity;
+	size_t section_symbol;	/* STT_SECTION symbol index, 0 if none yet */
+	/* relocations against this section, symbol indices are output indices */
+	Elf64_Rel *relocations;
+	size_t relocation_count, relocation_capacity;
+	/* BTF DATASEC members, emitted when BTF is finalized */
+	bool has_btf;
+	struct btf_var_secinfo *vars;
+	size_t var_count, var_capacity;
+	struct record_array btf_ext[BTF_EXT_BLOCK_COUNT];
+	size_t elf_index;	/* assigned by write.c */
+};
+
+struct output_symbol {
+	Elf64_Sym sym;	/* st_shndx is used only when section_id == 0 */
+	int section_id;
+};
+
+struct global_symbol {
+	size_t symbol_index;
+	int section_id;		/* output section (ephemeral ones included), 0 for .extern */
+	uint32_t name_off;
+	uint32_t btf_id;	/* VAR/FUNC in the output BTF, 0 until BTF of its object is merged */
+	/* <0: -(input type id) of the VAR/FUNC's type, to remap once its object's
+	 * BTF is appended; >0: the output type id */
+	int64_t underlying_btf_id;
+	int var_index;		/* index in its section's DATASEC vars, -1 if none */
+	bool is_extern;
+	bool is_weak;
+};
+
+struct linker {
+	struct output_section *sections;	/* slot 0 unused */
+	size_t section_count;
+	struct output_symbol *symbols;		/* slot 0 is the null symbol */
+	size_t symbol_count, symbol_capacity;
+	struct string_table strtab;		/* symbol and section names */
+	struct global_symbol *globals;
+	size_t global_count, global_capacity;
+	struct name_map global_names;
+	struct btf *btf;
+	bool any_btf_ext;
+};
+
+int linker_init(struct linker *linker);
+void linker_free(struct linker *linker);
+/* Runs one input file through every per-object phase (linker.c). */
+int link_input_object(struct linker *linker, const char *path);
+struct output_section *output_section_by_name(struct linker *linker, const char *name);
+struct output_section *output_section_add(struct linker *linker, const char *name);
+int output_symbol_add(struct linker *linker, size_t *index);
+
+/* ---- phases ---- */
+int merge_section_data(struct linker *linker, struct input_object *obj);	/* merge.c */
+int resolve_symbols(struct linker *linker, struct input_object *obj);		/* resolve.c */
+int merge_relocations(struct linker *linker, struct input_object *obj);		/* merge.c */
+int merge_btf(struct linker *linker, struct input_object *obj);			/* btf.c */
+int merge_btf_ext(struct linker *linker, struct input_object *obj);		/* btf.c */
+int validate_input_btf(struct input_object *obj);				/* btf.c */
+int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, uint32_t id1,
+		     const struct btf *btf2, uint32_t id2);				/* btf.c */
+int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t var_id1,
+			  const struct btf *btf2, uint32_t var_id2);		/* btf.c */
+int complete_extern_btf(struct btf *dst, uint32_t dst_id, const struct btf *src, uint32_t src_id);
+int finalize_btf(struct linker *linker, const char *output_path,
+		 void **btf_raw, uint32_t *btf_size, void **ext_raw, uint32_t *ext_size); /* btf.c */
+int write_output(struct linker *linker, const char *path);			/* write.c */
+
+/* helpers */
+int grow_array(void **array, size_t *capacity, size_t needed, size_t element_size);
+static inline struct btf_type *btf_type_mut(const struct btf *btf, uint32_t id)
+{
+	/* The output BTF is always in libbpf's modifiable state once types are
+	 * appended, so editing a type in place is safe (libbpf's linker does
+	 * the same through its internal btf_type_by_id()). */
+	return (struct btf_type *)btf__type_by_id(btf, id);
+}
+
+#endif

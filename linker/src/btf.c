@@ -1,0 +1,938 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * BTF and .BTF.ext: validation of inputs, type comparison for symbol
+ * resolution, appending each object's types with id remapping, DATASEC
+ * consolidation, and the final btf__dedup(). Types are copied with libbpf's
+ * btf__add_type(); only the id remapping walk is ours, because libbpf 1.1
+ * does not export its field iterator.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+#include "bpfld.h"
+
+/*
+ * Debian's libbpf 1.1.2 headers declare btf_ext__raw_data(), but the shared
+ * library only exports its older name (same behaviour).
+ */
+const void *btf_ext__get_raw_data(const struct btf_ext *btf_ext, __u32 *size);
+
+/* Calls fn on every type id field of t. */
+static int visit_type_ids(struct btf_type *t, int (*fn)(uint32_t *id, void *ctx), void *ctx)
+{
+	int i, n = btf_vlen(t), err;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FWD:
+		return 0;
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
+		return fn(&t->type, ctx);
+	case BTF_KIND_ARRAY: {
+		struct btf_array *a = btf_array(t);
+
+		err = fn(&a->type, ctx);
+		return err ? err : fn(&a->index_type, ctx);
+	}
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: {
+		struct btf_member *m = btf_members(t);
+
+		for (i = 0; i < n; i++, m++)
+			if ((err = fn(&m->type, ctx)))
+				return err;
+		return 0;
+	}
+	case BTF_KIND_FUNC_PROTO: {
+		struct btf_param *p = btf_params(t);
+
+		if ((err = fn(&t->type, ctx)))
+			return err;
+		for (i = 0; i < n; i++, p++)
+			if ((err = fn(&p->type, ctx)))
+				return err;
+		return 0;
+	}
+	case BTF_KIND_DATASEC: {
+		struct btf_var_secinfo *v = btf_var_secinfos(t);
+
+		for (i = 0; i < n; i++, v++)
+			if ((err = fn(&v->type, ctx)))
+				return err;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+static int visit_str_offs(struct btf_type *t, int (*fn)(uint32_t *off, void *ctx), void *ctx)
+{
+	int i, n = btf_vlen(t), err;
+
+	if ((err = fn(&t->name_off, ctx)))
+		return err;
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: {
+		struct btf_member *m = btf_members(t);
+
+		for (i = 0; i < n; i++, m++)
+			if ((err = fn(&m->name_off, ctx)))
+				return err;
+		break;
+	}
+	case BTF_KIND_ENUM: {
+		struct btf_enum *e = btf_enum(t);
+
+		for (i = 0; i < n; i++, e++)
+			if ((err = fn(&e->name_off, ctx)))
+				return err;
+		break;
+	}
+	case BTF_KIND_ENUM64: {
+		struct btf_enum64 *e = btf_enum64(t);
+
+		for (i = 0; i < n; i++, e++)
+			if ((err = fn(&e->name_off, ctx)))
+				return err;
+		break;
+	}
+	case BTF_KIND_FUNC_PROTO: {
+		struct btf_param *p = btf_params(t);
+
+		for (i = 0; i < n; i++, p++)
+			if ((err = fn(&p->name_off, ctx)))
+				return err;
+		break;
+	}
+	}
+	return 0;
+}
+
+struct id_check { uint32_t type_count; };
+
+static int check_type_id(uint32_t *id, void *ctx)
+{
+	return *id < ((struct id_check *)ctx)->type_count ? 0 : -1;
+}
+
+static int check_str_off(uint32_t *off, void *ctx)
+{
+	return btf__str_by_offset(ctx, *off) ? 0 : -1;
+}
+
+/* Walks one .BTF.ext block: calls fn(record, section_name) for every record. */
+typedef int (*btf_ext_record_fn)(struct input_object *obj, int block, const char *sec_name,
+				 const uint8_t *record, void *ctx);
+
+static int for_each_btf_ext_record(struct input_object *obj, int block_index,
+				   btf_ext_record_fn fn, void *ctx)
+{
+	const struct btf_ext_block *block = &obj->btf_ext[block_index];
+	size_t pos = 0;
+
+	while (pos < block->size) {
+		uint32_t name_off, count, i;
+		const char *sec_name;
+
+		if (block->size - pos < 8)
+			return link_error(obj->path, BTF_EXT_SECTION, "truncated info section header");
+		memcpy(&name_off, block->data + pos, 4);
+		memcpy(&count, block->data + pos + 4, 4);
+		pos += 8;
+		sec_name = btf__str_by_offset(obj->btf, name_off);
+		if (!sec_name || !sec_name[0])
+			return link_error(obj->path, BTF_EXT_SECTION, "bad section name offset %u",
+					  name_off);
+		if (count == 0 || (block->size - pos) / block->record_size < count)
+			return link_error(obj->path, BTF_EXT_SECTION,
+					  "bad record count %u for section '%s'", count, sec_name);
+		for (i = 0; i < count; i++, pos += block->record_size)
+			if (fn(obj, block_index, sec_name, block->data + pos, ctx))
+				return -1;
+	}
+	return 0;
+}
+
+static int check_btf_ext_record(struct input_object *obj, int block, const char *sec_name,
+				const uint8_t *record, void *ctx)
+{
+	uint32_t fields[4], type_count = btf__type_cnt(obj->btf);
+
+	(void)ctx;
+	memcpy(fields, record, block == BTF_EXT_FUNC_INFO ? 8 : 16);
+	if (fields[0] % BPF_INSN_SIZE)
+		return link_error(obj->path, BTF_EXT_SECTION,
+				  "record for '%s' has unaligned instruction offset %u", sec_name, fields[0]);
+	switch (block) {
+	case BTF_EXT_FUNC_INFO:
+		if (fields[1] >= type_count || !btf_is_func(btf__type_by_id(obj->btf, fields[1])))
+			return link_error(obj->path, BTF_EXT_SECTION,
+					  "func_info for '%s' refers to bad type %u", sec_name, fields[1]);
+		break;
+	case BTF_EXT_LINE_INFO:
+		if (!btf__str_by_offset(obj->btf, fields[1]) || !btf__str_by_offset(obj->btf, fields[2]))
+			return link_error(obj->path, BTF_EXT_SECTION,
+					  "line_info for '%s' has bad string offsets", sec_name);
+		break;
+	case BTF_EXT_CORE_RELO:
+		if (fields[1] >= type_count || !btf__str_by_offset(obj->btf, fields[2]))
+			return link_error(obj->path, BTF_EXT_SECTION,
+					  "CO-RE relocation for '%s' is malformed", sec_name);
+		break;
+	}
+	return 0;
+}
+
+int validate_input_btf(struct input_object *obj)
+{
+	struct id_check check;
+	uint32_t id;
+	int block;
+
+	if (!obj->btf)
+		return 0;
+	check.type_count = btf__type_cnt(obj->btf);
+	for (id = 1; id < check.type_count; id++) {
+		struct btf_type *t = (struct btf_type *)btf__type_by_id(obj->btf, id);
+
+		if (!t || visit_type_ids(t, check_type_id, &check))
+			return link_error(obj->path, BTF_SECTION, "type [%u] refers to a missing type", id);
+		if (visit_str_offs(t, check_str_off, obj->btf))
+			return link_error(obj->path, BTF_SECTION, "type [%u] has a bad string offset", id);
+		if (btf_is_func(t) && !btf_is_func_proto(btf__type_by_id(obj->btf, t->type)))
+			return link_error(obj->path, BTF_SECTION, "FUNC [%u] does not point to a FUNC_PROTO", id);
+	}
+	for (block = 0; block < BTF_EXT_BLOCK_COUNT; block++)
+		if (for_each_btf_ext_record(obj, block, check_btf_ext_record, NULL))
+			return -1;
+	return 0;
+}
+
+/* ---- type comparison for globals and externs (as libbpf's linker) ---- */
+
+static const struct btf_type *skip_mods_and_typedefs(const struct btf *btf, uint32_t id,
+						     uint32_t *res_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (btf_is_mod(t) || btf_is_typedef(t)) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (res_id)
+		*res_id = id;
+	return t;
+}
+
+static bool names_equal(const struct btf *btf1, uint32_t off1, const struct btf *btf2, uint32_t off2)
+{
+	return strcmp(btf__str_by_offset(btf1, off1), btf__str_by_offset(btf2, off2)) == 0;
+}
+
+static bool fwd_matches(const struct btf_type *fwd, const struct btf_type *t)
+{
+	return btf_kflag(fwd) ? btf_is_union(t) : btf_is_struct(t);
+}
+
+/* Returns 1 if compatible; prints why not otherwise. */
+int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, uint32_t id1,
+		     const struct btf *btf2, uint32_t id2)
+{
+	const struct btf_type *t1, *t2;
+	int i, n;
+
+	for (;;) {
+		t1 = skip_mods_and_typedefs(btf1, id1, &id1);
+		t2 = skip_mods_and_typedefs(btf2, id2, &id2);
+		if (!exact && btf_is_fwd(t1) != btf_is_fwd(t2)) {
+			if (!names_equal(btf1, t1->name_off, btf2, t2->name_off))
+				goto mismatch;
+			return btf_is_fwd(t1) ? fwd_matches(t1, t2) : fwd_matches(t2, t1);
+		}
+		if (btf_kind(t1) != btf_kind(t2))
+			goto mismatch;
+		switch (btf_kind(t1)) {
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64: case BTF_KIND_FWD: case BTF_KIND_FUNC: case BTF_KIND_VAR:
+			if (!names_equal(btf1, t1->name_off, btf2, t2->name_off))
+				goto mismatch;
+			break;
+		}
+		switch (btf_kind(t1)) {
+		case BTF_KIND_UNKN:
+		case BTF_KIND_FWD:
+			return 1;
+		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+			if (t1->size != t2->size)
+				goto mismatch;
+			return 1;
+		case BTF_KIND_PTR:
+			/* only the shape of pointees: fwd vs struct is fine */
+			exact = false;
+			id1 = t1->type;
+			id2 = t2->type;
+			continue;
+		case BTF_KIND_ARRAY:
+			id1 = btf_array(t1)->type;
+			id2 = btf_array(t2)->type;
+			continue;
+		case BTF_KIND_FUNC:
+			if ((btf_vlen(t1) == BTF_FUNC_STATIC) != (btf_vlen(t2) == BTF_FUNC_STATIC))
+				goto mismatch;
+			id1 = t1->type;
+			id2 = t2->type;
+			continue;
+		case BTF_KIND_VAR:
+			if ((btf_var(t1)->linkage == BTF_VAR_STATIC) != (btf_var(t2)->linkage == BTF_VAR_STATIC))
+				goto mismatch;
+			id1 = t1->type;
+			id2 = t2->type;
+			continue;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION: {
+			const struct btf_member *m1 = btf_members(t1), *m2 = btf_members(t2);
+
+			if (!exact)
+				return 1;
+			if (btf_vlen(t1) != btf_vlen(t2))
+				goto mismatch;
+			for (i = 0, n = btf_vlen(t1); i < n; i++, m1++, m2++) {
+				if (!names_equal(btf1, m1->name_off, btf2, m2->name_off) ||
+				    m1->offset != m2->offset ||
+				    !btf_type_matches(sym_name, exact, btf1, m1->type, btf2, m2->type))
+					goto mismatch;
+			}
+			return 1;
+		}
+		case BTF_KIND_FUNC_PROTO: {
+			const struct btf_param *p1 = btf_params(t1), *p2 = btf_params(t2);
+
+			if (btf_vlen(t1) != btf_vlen(t2))
+				goto mismatch;
+			for (i = 0, n = btf_vlen(t1); i < n; i++, p1++, p2++)
+				if (!btf_type_matches(sym_name, exact, btf1, p1->type, btf2, p2->type))
+					goto mismatch;
+			id1 = t1->type;
+			id2 = t2->type;
+			continue;
+		}
+		default:
+			goto mismatch;
+		}
+	}
+mismatch:
+	if (bpfld_verbose)
+		link_error(NULL, NULL, "symbol '%s': BTF types [%u] and [%u] differ", sym_name, id1, id2);
+	return 0;
+}
+
+/* ---- BTF-defined map definitions ---- */
+
+struct map_definition {
+	uint32_t values[8];	/* type, key_size, value_size, max_entries, map_flags,
+				   numa_node, pinning, map_extra (lower 32 bits) */
+	uint32_t key_type, value_type;
+	bool has_inner;
+	uint32_t inner_struct;
+};
+
+static const char *const map_int_fields[8] = {
+	"type", "key_size", "value_size", "max_entries", "map_flags", "numa_node", "pinning",
+	"map_extra",
+};
+
+/* __uint(name, N) is `int (*name)[N]` */
+static bool map_field_int(const struct btf *btf, uint32_t type_id, uint32_t *value)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type_id);
+
+	if (!btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	if (!btf_is_array(t))
+		return false;
+	*value = btf_array(t)->nelems;
+	return true;
+}
+
+static int parse_map_definition(const struct btf *btf, uint32_t struct_id, struct map_definition *def)
+{
+	const struct btf_type *t = skip_mods_and_typedefs(btf, struct_id, NULL);
+	const struct btf_member *m;
+	int i, f, n;
+
+	memset(def, 0, sizeof(*def));
+	if (!btf_is_struct(t))
+		return -1;
+	for (i = 0, n = btf_vlen(t), m = btf_members(t); i < n; i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+		const struct btf_type *mt;
+		bool known = false;
+
+		for (f = 0; f < 8; f++) {
+			if (strcmp(name, map_int_fields[f]) == 0) {
+				if (!map_field_int(btf, m->type, &def->values[f]))
+					return -1;
+				known = true;
+			}
+		}
+		if (known)
+			continue;
+		mt = btf__type_by_id(btf, m->type);
+		if (strcmp(name, "key") == 0 || strcmp(name, "value") == 0) {
+			long long size;
+
+			if (!btf_is_ptr(mt))
+				return -1;
+			size = btf__resolve_size(btf, mt->type);
+			if (size < 0)
+				return -1;
+			if (name[0] == 'k') {
+				def->key_type = mt->type;
+				def->values[1] = size;
+			} else {
+				def->value_type = mt->type;
+				def->values[2] = size;
+			}
+		} else if (strcmp(name, "values") == 0) {
+			/* __array(values, struct inner): `struct inner *values[]` */
+			if (!btf_is_array(mt))
+				return -1;
+			mt = btf__type_by_id(btf, btf_array(mt)->type);
+			if (!btf_is_ptr(mt))
+				return -1;
+			def->has_inner = true;
+			def->inner_struct = mt->type;
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int map_struct_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t id1,
+					const struct btf *btf2, uint32_t id2, int depth)
+{
+	struct map_definition d1, d2;
+	int f;
+
+	if (parse_map_definition(btf1, id1, &d1) || parse_map_definition(btf2, id2, &d2)) {
+		link_error(NULL, MAPS_SECTION, "symbol '%s': invalid BTF map definition", sym_name);
+		return 0;
+	}
+	for (f = 0; f < 8; f++) {
+		if (d1.values[f] != d2.values[f]) {
+			link_error(NULL, MAPS_SECTION, "symbol '%s': map %s differs: %u vs %u",
+				   sym_name, map_int_fields[f], d1.values[f], d2.values[f]);
+			return 0;
+		}
+	}
+	if (!!d1.key_type != !!d2.key_type || !!d1.value_type != !!d2.value_type ||
+	    (d1.key_type && !btf_type_matches(sym_name, true, btf1, d1.key_type, btf2, d2.key_type)) ||
+	    (d1.value_type &&
+	     !btf_type_matches(sym_name, true, btf1, d1.value_type, btf2, d2.value_type))) {
+		link_error(NULL, MAPS_SECTION, "symbol '%s': map key or value type differs", sym_name);
+		return 0;
+	}
+	if (d1.has_inner != d2.has_inner) {
+		link_error(NULL, MAPS_SECTION, "symbol '%s': only one definition has an inner map",
+			   sym_name);
+		return 0;
+	}
+	if (d1.has_inner && depth == 0)
+		return map_struct_definitions_match(sym_name, btf1, d1.inner_struct, btf2,
+						    d2.inner_struct, 1);
+	return 1;
+}
+
+int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t var_id1,
+			  const struct btf *btf2, uint32_t var_id2)
+{
+	const struct btf_type *v1 = btf__type_by_id(btf1, var_id1), *v2 = btf__type_by_id(btf2, var_id2);
+
+	if (!btf_is_var(v1) || !btf_is_var(v2))
+		return 0;
+	return map_struct_definitions_match(sym_name, btf1, v1->type, btf2, v2->type, 0);
+}
+
+/* An extern VAR/FUNC got its definition: make its BTF say so (libbpf does the same). */
+int complete_extern_btf(struct btf *dst, uint32_t dst_id, const struct btf *src, uint32_t src_id)
+{
+	struct btf_type *dst_t = btf_type_mut(dst, dst_id);
+	const struct btf_type *src_t = btf__type_by_id(src, src_id);
+	struct btf_param *dst_p;
+	const struct btf_param *src_p;
+	int i, n;
+
+	if (btf_is_var(dst_t)) {
+		btf_var(dst_t)->linkage = BTF_VAR_GLOBAL_ALLOCATED;
+		return 0;
+	}
+	dst_t->info = (BTF_KIND_FUNC << 24) | BTF_FUNC_GLOBAL;
+	/* extern FUNC_PROTOs lack argument names, which would defeat dedup */
+	src_t = btf__type_by_id(src, src_t->type);
+	dst_t = btf_type_mut(dst, dst_t->type);
+	for (i = 0, n = btf_vlen(dst_t); i < n && i < btf_vlen(src_t); i++) {
+		int off;
+
+		src_p = btf_params(src_t) + i;
+		if (!src_p->name_off)
+			continue;
+		off = btf__add_str(dst, btf__str_by_offset(src, src_p->name_off));
+		if (off < 0)
+			return link_error(NULL, NULL, "cannot add BTF string");
+		/* btf__add_str may move type data: look the type up again */
+		dst_t = btf_type_mut(dst, btf__type_by_id(dst, dst_id)->type);
+		dst_p = btf_params(dst_t) + i;
+		dst_p->name_off = off;
+	}
+	return 0;
+}
+
+/* ---- appending an object's BTF ---- */
+
+static bool btf_is_non_static(const struct btf_type *t)
+{
+	return (btf_is_var(t) && btf_var(t)->linkage != BTF_VAR_STATIC) ||
+	       (btf_is_func(t) && btf_vlen(t) != BTF_FUNC_STATIC);
+}
+
+struct remap_ctx { const uint32_t *map; uint32_t count; };
+
+static int remap_type_id(uint32_t *id, void *ctx)
+{
+	struct remap_ctx *remap = ctx;
+
+	if (*id == 0)
+		return 0;
+	if (*id >= remap->count || !remap->map[*id])
+		return -1;
+	*id = remap->map[*id];
+	return 0;
+}
+
+static struct global_symbol *find_global(struct linker *linker, const char *name)
+{
+	int index = name_map_get(&linker->global_names, name);
+
+	return index < 0 ? NULL : &linker->globals[index];
+}
+
+/* Value of a global variable's symbol: its offset in the input section. */
+static bool find_variable_offset(struct input_object *obj, size_t elf_index, const char *name,
+				 uint32_t *offset)
+{
+	size_t i;
+
+	for (i = 1; i < obj->symbol_count; i++) {
+		const Elf64_Sym *sym = &obj->symbols[i];
+
+		if (sym->st_shndx != elf_index || ELF64_ST_TYPE(sym->st_info) != STT_OBJECT)
+			continue;
+		if (strcmp(input_symbol_name(obj, sym), name) == 0) {
+			*offset = sym->st_value;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int add_datasec_var(struct output_section *dst, uint32_t type, uint32_t offset, uint32_t size)
+{
+	struct btf_var_secinfo *var;
+
+	if (grow_array((void **)&dst->vars, &dst->var_capacity, dst->var_count + 1, sizeof(*var)))
+		return -1;
+	var = &dst->vars[dst->var_count++];
+	var->type = type;
+	var->offset = offset;
+	var->size = size;
+	return 0;
+}
+
+static int merge_datasecs(struct linker *linker, struct input_object *obj)
+{
+	size_t i;
+
+	for (i = 1; i < obj->section_count; i++) {
+		struct input_section *src = &obj->sections[i];
+		struct output_section *dst;
+		const struct btf_type *datasec;
+		const struct btf_var_secinfo *var;
+		int j, n;
+
+		if (!src->datasec_type_id || src->skipped || !src->output_id)
+			continue;
+		dst = &linker->sections[src->output_id];
+		/* even an empty DATASEC is kept, with the right size */
+		dst->has_btf = true;
+		datasec = btf__type_by_id(obj->btf, src->datasec_type_id);
+		var = btf_var_secinfos(datasec);
+		for (j = 0, n = btf_vlen(datasec); j < n; j++, var++) {
+			uint32_t new_id = obj->btf_type_map[var->type], offset = var->offset;
+			const struct btf_type *t = btf__type_by_id(linker->btf, new_id);
+			struct global_symbol *glob = NULL;
+			const char *name = btf__name_by_offset(linker->btf, t->name_off);
+
+			if (!new_id)
+				continue;
+			if (btf_is_non_static(t)) {
+				glob = find_global(linker, name);
+				if (!glob)
+					continue;
+				if (glob->section_id != dst->id)
+					return link_error(obj->path, src->name,
+							  "symbol '%s': BTF places it in section '%s'",
+							  name, dst->name);
+			}
+			/* an extern already described by an earlier object: refresh the size */
+			if (glob && glob->var_index >= 0) {
+				long long size = btf__resolve_size(linker->btf, glob->underlying_btf_id);
+
+				if (size < 0)
+					return link_error(obj->path, src->name,
+							  "symbol '%s': cannot resolve type size", name);
+				dst->vars[glob->var_index].size = size;
+				continue;
+			}
+			if (btf_is_var(t) && btf_var(t)->linkage == BTF_VAR_GLOBAL_ALLOCATED &&
+			    !src->ephemeral) {
+				const struct btf_type *src_t = btf__type_by_id(obj->btf, var->type);
+
+				if (!find_variable_offset(obj, src->elf_index,
+							  btf__name_by_offset(obj->btf, src_t->name_off),
+							  &offset))
+					return link_error(obj->path, src->name,
+							  "variable '%s' has BTF but no symbol", name);
+			}
+			if (add_datasec_var(dst, new_id, src->output_offset + offset, var->size))
+				return -1;
+			if (glob)
+				glob->var_index = dst->var_count - 1;
+		}
+	}
+	return 0;
+}
+
+int merge_btf(struct linker *linker, struct input_object *obj)
+{
+	uint32_t id, count, start_id, out_count;
+	struct remap_ctx remap;
+	size_t g;
+
+	if (!obj->btf)
+		return 0;
+	start_id = btf__type_cnt(linker->btf);
+	count = btf__type_cnt(obj->btf);
+	obj->btf_type_map = calloc(count + 1, sizeof(*obj->btf_type_map));
+	if (!obj->btf_type_map)
+		return link_error(obj->path, NULL, "out of memory");
+
+	for (id = 1; id < count; id++) {
+		const struct btf_type *t = btf__type_by_id(obj->btf, id);
+		struct global_symbol *glob = NULL;
+		int new_id;
+
+		/* DATASECs are rebuilt per output section at the end */
+		if (btf_is_datasec(t))
+			continue;
+		if (btf_is_non_static(t)) {
+			glob = find_global(linker, btf__name_by_offset(obj->btf, t->name_off));
+			/* VARs of deduplicated sections (license, version) have no symbol */
+			if (!glob)
+				continue;
+			if (glob->underlying_btf_id == 0)
+				glob->underlying_btf_id = -(int64_t)t->type;
+			/* an earlier object already described this global */
+			if (glob->btf_id) {
+				obj->btf_type_map[id] = glob->btf_id;
+				continue;
+			}
+		}
+		new_id = btf__add_type(linker->btf, obj->btf, t);
+		if (new_id < 0)
+			return link_error(obj->path, BTF_SECTION, "cannot append type [%u]", id);
+		obj->btf_type_map[id] = new_id;
+		if (glob) {
+			glob->btf_id = new_id;
+			glob->underlying_btf_id = -(int64_t)t->type;
+		}
+	}
+
+	remap.map = obj->btf_type_map;
+	remap.count = count;
+	out_count = btf__type_cnt(linker->btf);
+	for (id = start_id; id < out_count; id++)
+		if (visit_type_ids(btf_type_mut(linker->btf, id), remap_type_id, &remap))
+			return link_error(obj->path, BTF_SECTION,
+					  "type [%u] refers to a type that was not linked", id);
+
+	/* a resolved extern now points at its definition's type */
+	for (g = 0; g < linker->global_count; g++) {
+		struct global_symbol *glob = &linker->globals[g];
+		uint32_t input_id;
+
+		if (glob->underlying_btf_id >= 0)
+			continue;
+		input_id = -glob->underlying_btf_id;
+		if (input_id >= count || (input_id && !obj->btf_type_map[input_id]))
+			return link_error(obj->path, BTF_SECTION, "cannot remap type [%u]", input_id);
+		glob->underlying_btf_id = input_id ? obj->btf_type_map[input_id] : 0;
+		btf_type_mut(linker->btf, glob->btf_id)->type = glob->underlying_btf_id;
+	}
+	return merge_datasecs(linker, obj);
+}
+
+/* ---- .BTF.ext ---- */
+
+static int append_btf_ext_record(struct input_object *obj, int block, const char *sec_name,
+				 const uint8_t *record, void *ctx)
+{
+	struct linker *linker = ctx;
+	struct input_section *src = input_section_by_name(obj, sec_name);
+	struct output_section *dst;
+	struct record_array *records;
+	uint32_t fields[4];
+	int i;
+
+	if (!src || src->ephemeral || !(src->shdr->sh_flags & SHF_EXECINSTR) || !src->output_id)
+		return link_error(obj->path, BTF_EXT_SECTION,
+				  "records refer to section '%s', which is not a code section of this object",
+				  sec_name);
+	dst = &linker->sections[src->output_id];
+	records = &dst->btf_ext[block];
+	if (!records->record_size)
+		records->record_size = obj->btf_ext[block].record_size;
+	if (records->record_size != obj->btf_ext[block].record_size)
+		return link_error(obj->path, BTF_EXT_SECTION,
+				  "record size %u for '%s' differs from earlier objects (%u)",
+				  obj->btf_ext[block].record_size, sec_name, records->record_size);
+	if (grow_array((void **)&records->records, &records->capacity,
+		       (records->count + 1) * records->record_size, 1))
+		return -1;
+	{
+		uint8_t *out = records->records + records->count * records->record_size;
+
+		memcpy(out, record, records->record_size);
+		memcpy(fields, out, block == BTF_EXT_FUNC_INFO ? 8 : 16);
+		fields[0] += src->output_offset;	/* insn_off, in bytes */
+		switch (block) {
+		case BTF_EXT_FUNC_INFO:
+			fields[1] = obj->btf_type_map[fields[1]];
+			break;
+		case BTF_EXT_LINE_INFO:
+			for (i = 1; i <= 2; i++) {
+				int off = btf__add_str(linker->btf, btf__str_by_offset(obj->btf, fields[i]));
+
+				if (off < 0)
+					return link_error(obj->path, BTF_EXT_SECTION, "cannot add string");
+				fields[i] = off;
+			}
+			break;
+		case BTF_EXT_CORE_RELO: {
+			int off = btf__add_str(linker->btf, btf__str_by_offset(obj->btf, fields[2]));
+
+			if (off < 0)
+				return link_error(obj->path, BTF_EXT_SECTION, "cannot add string");
+			fields[1] = obj->btf_type_map[fields[1]];
+			fields[2] = off;
+			break;
+		}
+		}
+		memcpy(out, fields, block == BTF_EXT_FUNC_INFO ? 8 : 16);
+	}
+	records->count++;
+	return 0;
+}
+
+int merge_btf_ext(struct linker *linker, struct input_object *obj)
+{
+	int block;
+
+	if (!obj->has_btf_ext)
+		return 0;
+	for (block = 0; block < BTF_EXT_BLOCK_COUNT; block++)
+		if (for_each_btf_ext_record(obj, block, append_btf_ext_record, linker))
+			return -1;
+	return 0;
+}
+
+/* Serializes the merged .BTF.ext: header, then per block the record size and per-section runs. */
+static int build_btf_ext(struct linker *linker, uint8_t **out, uint32_t *out_size)
+{
+	struct btf_ext_header hdr = { .magic = 0xeB9F, .version = 1, .hdr_len = sizeof(hdr) };
+	uint32_t lengths[BTF_EXT_BLOCK_COUNT] = {0};
+	size_t total, pos, i;
+	uint8_t *data;
+	int block;
+
+	*out = NULL;
+	*out_size = 0;
+	for (block = 0; block < BTF_EXT_BLOCK_COUNT; block++) {
+		uint32_t record_size = 0;
+
+		for (i = 1; i < linker->section_count; i++) {
+			struct record_array *r = &linker->sections[i].btf_ext[block];
+
+			if (!r->count)
+				continue;
+			if (record_size && record_size != r->record_size)
+				return link_error(NULL, BTF_EXT_SECTION,
+						  "record sizes differ between sections");
+			record_size = r->record_size;
+			lengths[block] += 8 + r->count * r->record_size;
+		}
+		if (lengths[block])
+			lengths[block] += 4;
+	}
+	if (!lengths[0] && !lengths[1] && !lengths[2])
+		return 0;
+	hdr.func_info_off = 0;
+	hdr.func_info_len = lengths[0];
+	hdr.line_info_off = lengths[0];
+	hdr.line_info_len = lengths[1];
+	hdr.core_relo_off = lengths[0] + lengths[1];
+	hdr.core_relo_len = lengths[2];
+	total = sizeof(hdr) + lengths[0] + lengths[1] + lengths[2];
+	data = calloc(1, total);
+	if (!data)
+		return link_error(NULL, NULL, "out of memory");
+	memcpy(data, &hdr, sizeof(hdr));
+	pos = sizeof(hdr);
+	for (block = 0; block < BTF_EXT_BLOCK_COUNT; block++) {
+		bool size_written = false;
+
+		if (!lengths[block])
+			continue;
+		for (i = 1; i < linker->section_count; i++) {
+			struct output_section *sec = &linker->sections[i];
+			struct record_array *r = &sec->btf_ext[block];
+			uint32_t name_off, count = r->count;
+			int off;
+
+			if (!r->count)
+				continue;
+			if (!size_written) {
+				memcpy(data + pos, &r->record_size, 4);
+				pos += 4;
+				size_written = true;
+			}
+			off = btf__add_str(linker->btf, sec->name);
+			if (off < 0) {
+				free(data);
+				return link_error(NULL, NULL, "cannot add BTF string");
+			}
+			name_off = off;
+			memcpy(data + pos, &name_off, 4);
+			memcpy(data + pos + 4, &count, 4);
+			pos += 8;
+			memcpy(data + pos, r->records, (size_t)count * r->record_size);
+			pos += (size_t)count * r->record_size;
+		}
+	}
+	*out = data;
+	*out_size = total;
+	return 0;
+}
+
+int finalize_btf(struct linker *linker, const char *output_path,
+		 void **btf_raw, uint32_t *btf_size, void **ext_raw, uint32_t *ext_size)
+{
+	LIBBPF_OPTS(btf_dedup_opts, opts);
+	struct btf_ext *btf_ext = NULL;
+	uint8_t *ext_data = NULL;
+	uint32_t ext_data_size = 0;
+	const void *raw;
+	size_t i, j;
+	int err;
+
+	*btf_raw = *ext_raw = NULL;
+	*btf_size = *ext_size = 0;
+	if (btf__type_cnt(linker->btf) == 1)
+		return 0;
+	/*
+	 * A DATASEC member is created by the first object that mentions a
+	 * global, possibly as an extern or a weak definition that later lost;
+	 * its offset must be where the winning definition landed. (libbpf
+	 * 1.1's linker keeps the first offset, so e.g. the kernel's
+	 * linked_maps selftest objects do not open after `bpftool gen object`.)
+	 */
+	for (i = 0; i < linker->global_count; i++) {
+		const struct global_symbol *glob = &linker->globals[i];
+		struct output_section *sec = &linker->sections[glob->section_id];
+
+		if (glob->var_index < 0 || !glob->section_id || sec->ephemeral || glob->is_extern)
+			continue;
+		sec->vars[glob->var_index].offset = linker->symbols[glob->symbol_index].sym.st_value;
+	}
+	for (i = 1; i < linker->section_count; i++) {
+		struct output_section *sec = &linker->sections[i];
+		int id;
+
+		if (!sec->has_btf)
+			continue;
+		id = btf__add_datasec(linker->btf, sec->name, sec->ephemeral ? 0 : sec->size);
+		if (id < 0)
+			return link_error(output_path, sec->name, "cannot add DATASEC");
+		for (j = 0; j < sec->var_count; j++) {
+			struct btf_var_secinfo *v = &sec->vars[j];
+
+			if (btf__add_datasec_var_info(linker->btf, v->type, v->offset, v->size))
+				return link_error(output_path, sec->name, "cannot add DATASEC member");
+		}
+	}
+	{
+		struct id_check check = { btf__type_cnt(linker->btf) };
+		uint32_t id;
+
+		for (id = 1; id < check.type_count; id++)
+			if (visit_type_ids(btf_type_mut(linker->btf, id), check_type_id, &check))
+				return link_error(output_path, BTF_SECTION,
+						  "internal error: merged type [%u] refers to a missing type", id);
+	}
+	if (build_btf_ext(linker, &ext_data, &ext_data_size))
+		return -1;
+	if (ext_data) {
+		btf_ext = btf_ext__new(ext_data, ext_data_size);
+		free(ext_data);
+		err = libbpf_get_error(btf_ext);
+		if (err)
+			return link_error(output_path, BTF_EXT_SECTION, "merged .BTF.ext is invalid: %s",
+					  strerror(-err));
+	}
+	opts.btf_ext = btf_ext;
+	err = btf__dedup(linker->btf, &opts);
+	if (err) {
+		btf_ext__free(btf_ext);
+		return link_error(output_path, BTF_SECTION, "BTF dedup failed: %s", strerror(-err));
+	}
+	raw = btf__raw_data(linker->btf, btf_size);
+	*btf_raw = raw ? malloc(*btf_size) : NULL;
+	if (!*btf_raw) {
+		btf_ext__free(btf_ext);
+		return link_error(output_path, BTF_SECTION, "out of memory");
+	}
+	memcpy(*btf_raw, raw, *btf_size);
+	if (btf_ext) {
+		raw = btf_ext__get_raw_data(btf_ext, ext_size);
+		*ext_raw = raw ? malloc(*ext_size) : NULL;
+		if (*ext_raw)
+			memcpy(*ext_raw, raw, *ext_size);
+		btf_ext__free(btf_ext);
+		if (!*ext_raw)
+			return link_error(output_path, BTF_EXT_SECTION, "out of memory");
+	}
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Diagnostics in the "bpfld: FILE: section 'SEC': message" form. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bpfld.h"
+
+bool bpfld_verbose;
+bool bpfld_quiet;
+
+int link_error(const char *file, const char *section, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (bpfld_quiet)
+		return -1;
+	fputs("bpfld: ", stderr);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	if (section)
+		fprintf(stderr, "section '%s': ", section);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+int grow_array(void **array, size_t *capacity, size_t needed, size_t element_size)
+{
+	size_t new_capacity;
+	void *grown;
+
+	if (needed <= *capacity)
+		return 0;
+	new_capacity = *capacity ? *capacity : 16;
+	while (new_capacity < needed)
+		new_capacity *= 2;
+	grown = realloc(*array, new_capacity * element_size);
+	if (!grown)
+		return link_error(NULL, NULL, "out of memory");
+	memset((char *)grown + *capacity * element_size, 0,
+	       (new_capacity - *capacity) * element_size);
+	*array = grown;
+	*capacity = new_capacity;
+	return 0;
+}

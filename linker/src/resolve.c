@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Symbol resolution: appends one object's symbols to the output symbol table,
+ * resolving globals, weaks and externs against what earlier objects defined.
+ * Rules as in libbpf's linker: one strong definition per name, weak loses to
+ * strong, externs bind to definitions of a matching BTF type, stricter
+ * visibility wins, map definitions must agree exactly.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "bpfld.h"
+
+int output_symbol_add(struct linker *linker, size_t *index)
+{
+	if (grow_array((void **)&linker->symbols, &linker->symbol_capacity,
+		       linker->symbol_count + 1, sizeof(*linker->symbols)))
+		return -1;
+	*index = linker->symbol_count++;
+	memset(&linker->symbols[*index], 0, sizeof(linker->symbols[*index]));
+	return 0;
+}
+
+static bool btf_is_non_static(const struct btf_type *t)
+{
+	return (btf_is_var(t) && btf_var(t)->linkage != BTF_VAR_STATIC) ||
+	       (btf_is_func(t) && btf_vlen(t) != BTF_FUNC_STATIC);
+}
+
+/* Finds the VAR/FUNC describing a global symbol and the DATASEC holding it. */
+static int find_global_symbol_btf(struct input_object *obj, const char *sym_name,
+				  uint32_t *datasec_id, uint32_t *btf_id)
+{
+	uint32_t id, count, loose_id = 0;
+
+	*datasec_id = *btf_id = 0;
+	if (!obj->btf)
+		return 0;
+	count = btf__type_cnt(obj->btf);
+	for (id = 1; id < count; id++) {
+		const struct btf_type *t = btf__type_by_id(obj->btf, id);
+		const struct btf_var_secinfo *var;
+		int i, n;
+
+		/* extern/global FUNCs and some VARs are in no DATASEC */
+		if (btf_is_non_static(t)) {
+			if (strcmp(btf__name_by_offset(obj->btf, t->name_off), sym_name) == 0)
+				loose_id = id;
+			continue;
+		}
+		if (!btf_is_datasec(t))
+			continue;
+		var = btf_var_secinfos(t);
+		for (i = 0, n = btf_vlen(t); i < n; i++, var++) {
+			const struct btf_type *vt = btf__type_by_id(obj->btf, var->type);
+
+			if (strcmp(btf__name_by_offset(obj->btf, vt->name_off), sym_name))
+				continue;
+			if (!btf_is_non_static(vt))
+				continue;
+			if (loose_id && loose_id != var->type)
+				return link_error(obj->path, NULL,
+						  "symbol '%s': BTF is ambiguous: types #%u and #%u match",
+						  sym_name, loose_id, var->type);
+			*datasec_id = id;
+			*btf_id = var->type;
+			return 0;
+		}
+	}
+	*btf_id = loose_id;
+	return 0;
+}
+
+static bool global_symbols_match(struct linker *linker, struct global_symbol *glob,
+				 struct input_object *obj, const char *sym_name, uint32_t btf_id)
+{
+	const struct btf_type *t;
+
+	/* Objects without any BTF (hand-written assembly) link untyped */
+	if (!glob->btf_id && !btf_id && !obj->btf)
+		return true;
+	if (!glob->btf_id || !btf_id) {
+		link_error(obj->path, NULL, "symbol '%s': BTF info is missing for a global symbol",
+			   sym_name);
+		return false;
+	}
+	t = btf__type_by_id(obj->btf, btf_id);
+	if (!btf_is_var(t) && !btf_is_func(t)) {
+		link_error(obj->path, NULL,
+			   "symbol '%s': only extern variables and functions are supported", sym_name);
+		return false;
+	}
+	if (glob->section_id && strcmp(linker->sections[glob->section_id].name, MAPS_SECTION) == 0) {
+		if (map_definitions_match(sym_name, linker->btf, glob->btf_id, obj->btf, btf_id))
+			return true;
+		link_error(obj->path, MAPS_SECTION,
+			   "symbol '%s': map definition differs from the one linked before", sym_name);
+		return false;
+	}
+	if (!btf_type_matches(sym_name, true, linker->btf, glob->btf_id, obj->btf, btf_id)) {
+		link_error(obj->path, NULL, "symbol '%s': type differs from the one linked before",
+			   sym_name);
+		return false;
+	}
+	return true;
+}
+
+static bool is_jump_table_symbol(const struct input_section *sec, const char *name)
+{
+	return sec && strcmp(sec->name, JUMP_TABLES_SECTION) == 0 &&
+	       strncmp(name, JUMP_TABLE_SYMBOL_PREFIX, sizeof(JUMP_TABLE_SYMBOL_PREFIX) - 1) == 0;
+}
+
+static void set_bind(Elf64_Sym *sym, int bind)
+{
+	sym->st_info = ELF64_ST_INFO(bind, ELF64_ST_TYPE(sym->st_info));
+}
+
+static int append_symbol(struct linker *linker, struct input_object *obj, size_t index)
+{
+	Elf64_Sym sym = obj->symbols[index];
+	const char *name = input_symbol_name(obj, &sym);
+	int type = ELF64_ST_TYPE(sym.st_info), bind = ELF64_ST_BIND(sym.st_info);
+	int visibility = ELF64_ST_VISIBILITY(sym.st_other);
+	bool is_extern = sym.st_shndx == SHN_UNDEF;
+	struct input_section *src_sec = NULL;
+	struct output_section *dst_sec = NULL;
+	struct global_symbol *glob;
+	uint32_t datasec_id = 0, btf_id = 0;
+	int64_t name_off;
+	size_t dst_index;
+	int glob_index;
+
+	if (is_extern) {
+		if (!obj->btf)
+			return link_error(obj->path, NULL, "symbol '%s': externs need BTF", name);
+	} else if (sym.st_shndx < SHN_LORESERVE) {
+		src_sec = &obj->sections[sym.st_shndx];
+		if (src_sec->skipped)
+			return 0;	/* e.g. the second "license" */
+		dst_sec = &linker->sections[src_sec->output_id];
+		/* one STT_SECTION symbol per output section */
+		if (type == STT_SECTION && dst_sec->section_symbol) {
+			obj->symbol_map[index] = dst_sec->section_symbol;
+			return 0;
+		}
+	}
+
+	/*
+	 * Compiler-generated jump table symbols (BPF.JT.<func>.<n>) are
+	 * global in clang-22 output, but every object numbers them from 0:
+	 * they are object-private, so keep them local instead of reporting
+	 * duplicate definitions.
+	 */
+	if (bind != STB_LOCAL && is_jump_table_symbol(src_sec, name)) {
+		bind = STB_LOCAL;
+		set_bind(&sym, STB_LOCAL);
+	}
+	if (bind == STB_LOCAL)
+		goto add_symbol;
+
+	if (find_global_symbol_btf(obj, name, &datasec_id, &btf_id))
+		return -1;
+	if (obj->btf && !btf_id)
+		return link_error(obj->path, src_sec ? src_sec->name : NULL,
+				  "symbol '%s': no BTF info for this global/extern symbol", name);
+	if (is_extern && datasec_id) {
+		const struct btf_type *t = btf__type_by_id(obj->btf, datasec_id);
+		const char *sec_name = btf__name_by_offset(obj->btf, t->name_off);
+
+		/* unannotated externs (.extern) have no section, like extern funcs */
+		if (strcmp(sec_name, BTF_EXTERN_DATASEC) != 0) {
+			src_sec = input_section_by_name(obj, sec_name);
+			if (!src_sec || !src_sec->output_id)
+				return link_error(obj->path, sec_name,
+						  "symbol '%s': no section for this extern", name);
+			dst_sec = &linker->sections[src_sec->output_id];
+		}
+	}
+
+	glob_index = name_map_get(&linker->global_names, name);
+	if (glob_index >= 0) {
+		Elf64_Sym *dst_sym;
+
+		glob = &linker->globals[glob_index];
+		obj->symbol_map[index] = glob->symbol_index;
+		if (!is_extern && !glob->is_extern && !glob->is_weak && bind != STB_WEAK)
+			return link_error(obj->path, src_sec ? src_sec->name : NULL,
+					  "symbol '%s': duplicate definition (also defined as a strong symbol in an earlier object)",
+					  name);
+		if (!global_symbols_match(linker, glob, obj, name, btf_id))
+			return -1;
+		dst_sym = &linker->symbols[glob->symbol_index].sym;
+		/* a strong occurrence anywhere makes the symbol strong */
+		if (bind == STB_GLOBAL) {
+			set_bind(dst_sym, STB_GLOBAL);
+			glob->is_weak = false;
+		}
+		/* stricter visibility wins, even from an extern declaration */
+		if (visibility > ELF64_ST_VISIBILITY(dst_sym->st_other))
+			dst_sym->st_other = (dst_sym->st_other & ~3) | visibility;
+		if (is_extern)
+			return 0;
+		/* an existing definition beats a weak one */
+		if (!glob->is_extern && bind == STB_WEAK)
+			return 0;
+		/* this definition wins: point the symbol at it */
+		dst_sym->st_info = ELF64_ST_INFO(ELF64_ST_BIND(dst_sym->st_info), type);
+		linker->symbols[glob->symbol_index].section_id = dst_sec ? dst_sec->id : 0;
+		dst_sym->st_shndx = dst_sec ? 0 : sym.st_shndx;
+		dst_sym->st_value = (src_sec ? src_sec->output_offset : 0) + sym.st_value;
+		dst_sym->st_size = sym.st_size;
+		if (glob->section_id && dst_sec && glob->section_id != dst_sec->id)
+			return link_error(obj->path, dst_sec->name,
+					  "symbol '%s': defined in section '%s', but declared in '%s'",
+					  name, dst_sec->name, linker->sections[glob->section_id].name);
+		glob->section_id = dst_sec ? dst_sec->id : 0;
+		glob->is_extern = false;
+		if (glob->btf_id && btf_id &&
+		    complete_extern_btf(linker->btf, glob->btf_id, obj->btf, btf_id))
+			return -1;
+		/* re-point the VAR/FUNC at this object's type when its BTF is merged */
+		glob->underlying_btf_id = 0;
+		return 0;
+	}
+
+add_symbol:
+	name_off = string_table_add(&linker->strtab, name);
+	if (name_off < 0 || output_symbol_add(linker, &dst_index))
+		return -1;
+	{
+		struct output_symbol *out = &linker->symbols[dst_index];
+
+		out->sym = sym;
+		out->sym.st_name = name_off;
+		out->section_id = dst_sec ? dst_sec->id : 0;
+		out->sym.st_shndx = dst_sec ? 0 : sym.st_shndx;
+		out->sym.st_value = (src_sec ? src_sec->output_offset : 0) + sym.st_value;
+		if (type == STT_SECTION && dst_sec) {
+			dst_sec->section_symbol = dst_index;
+			out->sym.st_value = 0;
+		}
+	}
+	obj->symbol_map[index] = dst_index;
+	if (bind == STB_LOCAL)
+		return 0;
+
+	if (grow_array((void **)&linker->globals, &linker->global_capacity,
+		       linker->global_count + 1, sizeof(*linker->globals)))
+		return -1;
+	glob = &linker->globals[linker->global_count];
+	memset(glob, 0, sizeof(*glob));
+	glob->symbol_index = dst_index;
+	glob->section_id = dst_sec ? dst_sec->id : 0;
+	glob->name_off = name_off;
+	glob->var_index = -1;
+	glob->is_extern = is_extern;
+	glob->is_weak = bind == STB_WEAK;
+	if (name_map_put(&linker->global_names, name_off, linker->global_count))
+		return -1;
+	linker->global_count++;
+	return 0;
+}
+
+int resolve_symbols(struct linker *linker, struct input_object *obj)
+{
+	size_t i;
+
+	obj->symbol_map = calloc(obj->symbol_count + 1, sizeof(*obj->symbol_map));
+	if (!obj->symbol_map)
+		return link_error(obj->path, NULL, "out of memory");
+	for (i = 1; i < obj->symbol_count; i++)
+		if (append_symbol(linker, obj, i))
+			return -1;
+	return 0;
+}

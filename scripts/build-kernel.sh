@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Builds the patched kernel (kernel-patches/*.patch on Debian's linux-source-6.12
+# 6.12.118) and the user-space pieces of the patched tree that tests and the
+# loader need, into build/kernel/:
+#
+#   bzImage             the kernel, for scripts/qemu-run.sh
+#   config              its .config (tinyconfig + kernel-patches/config.fragment)
+#   usr/include/        patched uapi headers (make headers_install)
+#   lib/libbpf.a        static libbpf from the patched tools/lib/bpf
+#   include/bpf/*.h     its headers
+#   bpftool             static bpftool from the patched tree (if it builds)
+#
+# Idempotent and cached outside the clone ($BPFSK_CACHE, default
+# /var/cache/bpfsk): the tree is extracted once, the series is applied on
+# top of it and, when the series changes, the old one is reversed and the new
+# one applied, so that make only rebuilds what the change touches. An
+# unchanged rerun (same tarball, patches, fragment and script) only checks a
+# stamp. Set BPFSK_KERNEL_JOBS to change the make parallelism (default nproc).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${BPFSK_BUILD:-$repo/build}
+out=$build/kernel
+cache=${BPFSK_CACHE:-/var/cache/bpfsk}
+jobs=${BPFSK_KERNEL_JOBS:-$(nproc)}
+patches_dir=$repo/kernel-patches
+fragment=$patches_dir/config.fragment
+
+tarball=/usr/src/linux-source-6.12.tar.xz
+pkg=linux-source-6.12
+want_version=6.12.118
+
+log() { printf 'build-kernel: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# --- inputs ------------------------------------------------------------------
+[ -r "$tarball" ] || die "$tarball missing: apt-get install $pkg (scripts/install-deps.sh)"
+pkg_version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
+case "$pkg_version" in
+	"$want_version"-*) ;;
+	*) die "$pkg is '$pkg_version', the series is for $want_version" ;;
+esac
+for tool in gcc make flex bison bc pahole cpio; do
+	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
+done
+
+mapfile -t patches < <(find "$patches_dir" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
+[ ${#patches[@]} -gt 0 ] || die "no patches in $patches_dir"
+
+series_hash=$(cat "${patches[@]}" | sha256sum | cut -c1-16)
+key=$( { echo "$pkg_version $(stat -c %s "$tarball")"; echo "$series_hash";
+	 sha256sum "$fragment" "$0" | cut -d' ' -f1; } | sha256sum | cut -c1-16)
+
+mkdir -p "$cache" "$out"
+src_root=$cache/src-$pkg_version
+tree=$src_root/linux-source-6.12
+obj=$cache/obj-$pkg_version
+stamp=$cache/stamp-$key
+
+outputs=("$out/bzImage" "$out/lib/libbpf.a" "$out/usr/include/linux/bpf.h")
+if [ -e "$stamp" ]; then
+	ok=1
+	for f in "${outputs[@]}"; do [ -e "$f" ] || ok=0; done
+	if [ $ok = 1 ]; then
+		log "up to date ($key): $out/bzImage"
+		exit 0
+	fi
+fi
+
+start=$(date +%s)
+
+# --- source tree ---------------------------------------------------------------
+extract() {
+	log "extracting $tarball"
+	rm -rf "$src_root"
+	mkdir -p "$src_root"
+	tar -C "$src_root" -xf "$tarball"
+	mkdir -p "$tree/.bpfsk-applied"
+}
+
+check_version() {
+	local v
+	v=$(make -s -C "$tree" kernelversion 2>/dev/null)
+	[ "$v" = "$want_version" ] || die "tarball has kernel $v, expected $want_version"
+}
+
+# The series currently applied to $tree is kept in $tree/.bpfsk-applied/.
+applied_hash() {
+	local f=("$tree"/.bpfsk-applied/*.patch)
+	[ -e "${f[0]}" ] || { echo none; return; }
+	cat "${f[@]}" | sha256sum | cut -c1-16
+}
+
+[ -d "$tree/.bpfsk-applied" ] || extract
+check_version
+
+if [ "$(applied_hash)" != "$series_hash" ]; then
+	if [ "$(applied_hash)" != none ]; then
+		log "reversing the previously applied series"
+		ok=1
+		for p in $(ls "$tree"/.bpfsk-applied/*.patch | LC_ALL=C sort -r); do
+			patch -d "$tree" -p1 -R -s -f --no-backup-if-mismatch <"$p" >/dev/null ||
+				{ ok=0; break; }
+		done
+		if [ $ok = 0 ]; then
+			log "reverse failed: starting from a fresh tree"
+			extract
+		fi
+		rm -f "$tree"/.bpfsk-applied/*.patch
+	fi
+	for p in "${patches[@]}"; do
+		log "applying $(basename "$p")"
+		patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p" ||
+			die "$(basename "$p") does not apply to linux-source $pkg_version"
+		cp "$p" "$tree/.bpfsk-applied/"
+	done
+fi
+
+# --- config ----------------------------------------------------------------------
+mkdir -p "$obj"
+newcfg=$cache/config.new
+rm -rf "$cache/cfg"
+mkdir -p "$cache/cfg"
+make -s -C "$tree" O="$cache/cfg" tinyconfig >/dev/null
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$cache/cfg" "$cache/cfg/.config" "$fragment" >/dev/null
+make -s -C "$tree" O="$cache/cfg" olddefconfig >/dev/null
+missing=$(grep -o '^CONFIG_[A-Z0-9_]*=[^ ]*' "$fragment" | while read -r line; do
+	if ! grep -qx "$line" "$cache/cfg/.config"; then echo "$line"; fi; done)
+missing+=$(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$fragment" | while read -r opt; do
+	if grep -q "^$opt=" "$cache/cfg/.config"; then echo " $opt=n"; fi; done)
+[ -z "$missing" ] || die "config fragment not honoured: $missing"
+cp "$cache/cfg/.config" "$newcfg"
+rm -rf "$cache/cfg"
+# Replace .config only when it changes, so that an unchanged config keeps
+# the build incremental.
+if ! cmp -s "$newcfg" "$obj/.config"; then
+	cp "$newcfg" "$obj/.config"
+	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+fi
+
+# --- kernel ------------------------------------------------------------------------
+log "building bzImage (-j$jobs)"
+make -s -C "$tree" O="$obj" -j"$jobs" bzImage
+# headers_install needs rsync; "make headers" leaves the same tree in $obj/usr
+make -s -C "$tree" O="$obj" headers
+rm -rf "$out/usr"
+mkdir -p "$out/usr"
+cp -r "$obj/usr/include" "$out/usr/include"
+cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$obj/.config" "$out/config"
+
+# --- libbpf (static) ---------------------------------------------------------------
+log "building libbpf"
+mkdir -p "$cache/libbpf"
+make -s -C "$tree/tools/lib/bpf" OUTPUT="$cache/libbpf/" BUILD_STATIC_ONLY=1 -j"$jobs" \
+	"$cache/libbpf/libbpf.a" >/dev/null
+mkdir -p "$out/lib"
+cp "$cache/libbpf/libbpf.a" "$out/lib/libbpf.a"
+rm -rf "$out/include/bpf"
+make -s -C "$tree/tools/lib/bpf" OUTPUT="$cache/libbpf/" BUILD_STATIC_ONLY=1 \
+	DESTDIR="$out" prefix= INCLUDEDIR=/include install_headers >/dev/null
+
+# --- bpftool (static, best effort) -------------------------------------------------
+log "building bpftool"
+mkdir -p "$cache/bpftool"
+# Static, so that it runs in the qemu initramfs; without libbfd/LLVM it has
+# no jited disassembler ("dump xlated" works, it shares kernel/bpf/disasm.c).
+if make -C "$tree/tools/bpf/bpftool" OUTPUT="$cache/bpftool/" -j"$jobs" \
+	EXTRA_LDFLAGS=-static \
+	LIBS='$(LIBBPF) -lelf -lz -lzstd' LIBS_BOOTSTRAP='$(LIBBPF_BOOTSTRAP) -lelf -lz -lzstd' \
+	>"$cache/bpftool.log" 2>&1; then
+	cp "$cache/bpftool/bpftool" "$out/bpftool"
+else
+	log "warning: bpftool did not build (see $cache/bpftool.log); continuing"
+	rm -f "$out/bpftool"
+fi
+
+rm -f "$cache"/stamp-*
+touch "$stamp"
+log "done in $(( $(date +%s) - start )) s: $out/bzImage"

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the kernel tests that run inside qemu (scripts/qemu-run.sh):
+ * raw bpf(2) wrappers, so that a test shows exactly which attributes it
+ * passes, and a feature check that makes every test fail on a kernel
+ * without the static-keys series.
+ *
+ * Compiled against the patched uapi headers (build/kernel/usr/include).
+ */
+#ifndef BPFSK_TEST_H
+#define BPFSK_TEST_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+#include <linux/bpf_static_keys.h>	/* runtime-headers: must agree with linux/bpf.h */
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Instruction builders (as in the kernel's include/linux/filter.h) */
+#define INSN(CODE, DST, SRC, OFF, IMM) \
+	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST), .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
+#define MOV64_IMM(DST, IMM)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, DST, 0, 0, IMM)
+#define MOV64_REG(DST, SRC)	INSN(BPF_ALU64 | BPF_MOV | BPF_X, DST, SRC, 0, 0)
+#define ADD64_IMM(DST, IMM)	INSN(BPF_ALU64 | BPF_ADD | BPF_K, DST, 0, 0, IMM)
+#define ADD64_REG(DST, SRC)	INSN(BPF_ALU64 | BPF_ADD | BPF_X, DST, SRC, 0, 0)
+#define DIV64_REG(DST, SRC)	INSN(BPF_ALU64 | BPF_DIV | BPF_X, DST, SRC, 0, 0)
+#define JEQ_IMM(DST, IMM, OFF)	INSN(BPF_JMP | BPF_JEQ | BPF_K, DST, 0, OFF, IMM)
+#define JA(OFF)			INSN(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
+#define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define CALL_SUB(OFF)		INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, OFF)
+#define LD_MAP_FD(DST, FD)	INSN(BPF_LD | BPF_DW | BPF_IMM, DST, BPF_PSEUDO_MAP_FD, 0, FD), \
+				INSN(0, 0, 0, 0, 0)
+/* Static branches (docs/abi.md section 1) */
+#define GOTO_OR_NOP(OFF)	INSN(BPF_JMP | BPF_JA, 0, BPF_STATIC_BRANCH_JA, OFF, 0)
+#define NOP_OR_GOTO(OFF)	INSN(BPF_JMP | BPF_JA, 0, BPF_STATIC_BRANCH_JA | BPF_STATIC_BRANCH_NOP, OFF, 0)
+#define GOTOL_OR_NOP(OFF)	INSN(BPF_JMP32 | BPF_JA, 0, BPF_STATIC_BRANCH_JA, 0, OFF)
+#define NOP_OR_GOTOL(OFF)	INSN(BPF_JMP32 | BPF_JA, 0, BPF_STATIC_BRANCH_JA | BPF_STATIC_BRANCH_NOP, 0, OFF)
+
+static char verifier_log[1 << 16];
+
+static inline long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/* Returns the fd, or -errno. */
+static inline int map_create(__u32 type, __u32 key_size, __u32 value_size,
+			     __u32 max_entries, __u32 map_flags, __u64 map_extra)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = type;
+	attr.key_size = key_size;
+	attr.value_size = value_size;
+	attr.max_entries = max_entries;
+	attr.map_flags = map_flags;
+	attr.map_extra = map_extra;
+	fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	return fd < 0 ? -errno : fd;
+}
+
+static inline int map_update(int fd, __u32 key, __u32 value, __u64 flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (__u64)(unsigned long)&key;
+	attr.value = (__u64)(unsigned long)&value;
+	attr.flags = flags;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
+}
+
+static inline int map_lookup(int fd, __u32 key, __u32 *value)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (__u64)(unsigned long)&key;
+	attr.value = (__u64)(unsigned long)value;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr) ? -errno : 0;
+}
+
+static inline int map_delete(int fd, __u32 key)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (__u64)(unsigned long)&key;
+	return sys_bpf(BPF_MAP_DELETE_ELEM, &attr) ? -errno : 0;
+}
+
+static inline int map_freeze(int fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	return sys_bpf(BPF_MAP_FREEZE, &attr) ? -errno : 0;
+}
+
+/* An INSN_SET map holding @offs, frozen unless @freeze is false. */
+static inline int insn_set_create(__u64 map_extra, const __u32 *offs, __u32 n, bool freeze)
+{
+	int fd, err;
+	__u32 i;
+
+	fd = map_create(BPF_MAP_TYPE_INSN_SET, 4, 4, n, 0, map_extra);
+	if (fd < 0) {
+		printf("FAIL: INSN_SET map create: %s\n", strerror(-fd));
+		exit(1);
+	}
+	for (i = 0; i < n; i++) {
+		err = map_update(fd, i, offs[i], 0);
+		if (err) {
+			printf("FAIL: INSN_SET map update %u: %s\n", i, strerror(-err));
+			exit(1);
+		}
+	}
+	if (freeze && (err = map_freeze(fd))) {
+		printf("FAIL: freeze: %s\n", strerror(-err));
+		exit(1);
+	}
+	return fd;
+}
+
+/* Loads a socket filter; maps in @fds are bound with fd_array_cnt.
+ * Returns the fd, or -errno (the verifier log is in verifier_log).
+ */
+static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
+				const int *fds, __u32 fd_cnt, __u32 log_level)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	verifier_log[0] = 0;
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (__u64)(unsigned long)insns;
+	attr.insn_cnt = cnt;
+	attr.license = (__u64)(unsigned long)"GPL";
+	attr.fd_array = (__u64)(unsigned long)fds;
+	attr.fd_array_cnt = fd_cnt;
+	attr.log_buf = (__u64)(unsigned long)verifier_log;
+	attr.log_size = sizeof(verifier_log);
+	attr.log_level = log_level;
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	return fd < 0 ? -errno : fd;
+}
+
+static inline int prog_load(const struct bpf_insn *insns, __u32 cnt,
+			    const int *fds, __u32 fd_cnt)
+{
+	return prog_load_log(insns, cnt, fds, fd_cnt, 1);
+}
+
+/* BPF_PROG_TEST_RUN on a 64-byte packet; returns the program's r0. */
+static inline __u32 prog_run(int prog_fd)
+{
+	unsigned char pkt[64] = { 0 };
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = prog_fd;
+	attr.test.data_in = (__u64)(unsigned long)pkt;
+	attr.test.data_size_in = sizeof(pkt);
+	attr.test.repeat = 1;
+	if (sys_bpf(BPF_PROG_TEST_RUN, &attr)) {
+		printf("FAIL: BPF_PROG_TEST_RUN: %s\n", strerror(errno));
+		exit(1);
+	}
+	return attr.test.retval;
+}
+
+/* BPF_STATIC_KEY_UPDATE; returns 0 or -errno. */
+static inline int static_key_update(int map_fd, __u32 on)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.static_key.map_fd = map_fd;
+	attr.static_key.on = on;
+	return sys_bpf(BPF_STATIC_KEY_UPDATE, &attr) ? -errno : 0;
+}
+
+/* The program's xlated instructions or jitted bytes (root: not sanitized). */
+static inline __u32 prog_xlated(int prog_fd, struct bpf_insn *insns, __u32 max)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = max * sizeof(*insns);
+	info.xlated_prog_insns = (__u64)(unsigned long)insns;
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (__u64)(unsigned long)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
+		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
+		exit(1);
+	}
+	return info.xlated_prog_len / sizeof(*insns);
+}
+
+static inline __u32 prog_jited(int prog_fd, unsigned char *buf, __u32 max)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	info.jited_prog_len = max;
+	info.jited_prog_insns = (__u64)(unsigned long)buf;
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (__u64)(unsigned long)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
+		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (info.jited_prog_len > max) {
+		printf("FAIL: jited image of %u bytes is too large\n", info.jited_prog_len);
+		exit(1);
+	}
+	return info.jited_prog_len;
+}
+
+static inline const char *errname(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case 0: return "OK";
+	case EINVAL: return "EINVAL";
+	case EBUSY: return "EBUSY";
+	case E2BIG: return "E2BIG";
+	case EEXIST: return "EEXIST";
+	case EPERM: return "EPERM";
+	case EBADF: return "EBADF";
+	case ENOENT: return "ENOENT";
+	case EACCES: return "EACCES";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EFAULT: return "EFAULT";
+	default: return strerror(err < 0 ? -err : err);
+	}
+}
+
+/*
+ * Every test starts here: on a kernel without the series the map type does
+ * not exist, and the test must fail, not skip.
+ */
+static inline void require_static_keys_kernel(void)
+{
+	int fd = map_create(BPF_MAP_TYPE_INSN_SET, 4, 4, 1, 0,
+			    BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON);
+
+	if (fd < 0) {
+		printf("FAIL: kernel has no BPF_MAP_TYPE_INSN_SET static keys (%s)\n",
+		       errname(fd));
+		exit(1);
+	}
+	close(fd);
+	setvbuf(stdout, NULL, _IONBF, 0);
+}
+
+/* Print "<what>: <errno name>" and check it against @want. */
+static int failures;
+static inline void expect_err(const char *what, int got, int want)
+{
+	printf("%s: %s\n", what, errname(got < 0 ? got : 0));
+	if ((got < 0 ? got : 0) != want) {
+		printf("FAIL: %s: expected %s\n", what, errname(want));
+		failures++;
+	}
+}
+
+/* The first line of the last verifier log, as "  log: <line>". */
+static inline void print_log_line(void)
+{
+	const char *nl = strchr(verifier_log, '\n');
+
+	printf("  log: %.*s\n", nl ? (int)(nl - verifier_log) : (int)strlen(verifier_log),
+	       verifier_log);
+}
+
+static inline int finish(void)
+{
+	if (failures) {
+		printf("FAILED (%d)\n", failures);
+		return 1;
+	}
+	printf("PASSED\n");
+	return 0;
+}
+
+#endif /* BPFSK_TEST_H */

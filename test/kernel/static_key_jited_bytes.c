@@ -1,0 +1,115 @@
+// BPF_STATIC_KEY_UPDATE rewrites the jitted code in place: the jitted image
+// (BPF_OBJ_GET_INFO_BY_FD, jited_prog_insns, as `bpftool prog dump jited`
+// reads it) differs only at the sites, where a 2-byte nop (66 90) becomes a
+// jmp rel8 (eb xx) and a 5-byte nop (0f 1f 44 00 00) a jmp rel32 (e9 ...),
+// and back. The xlated program shows the current state of each site: src_reg
+// 3 (nop_or_gotol: a nop now) or 1 (gotol_or_nop: a jump now).
+//
+// RUN: %qemu-run %s | FileCheck %s
+#include "bpfsk_test.h"
+
+#define FAR 40	/* 40 x "add rax, 1" (4 bytes each): too far for a rel8 jump */
+
+static unsigned char img[3][4096];
+static __u32 len[3];
+
+static void print_diff(int a, int b)
+{
+	__u32 i = 0, j, start, ranges = 0;
+
+	while (i < len[a]) {
+		if (img[a][i] == img[b][i]) {
+			i++;
+			continue;
+		}
+		start = i;
+		/* the whole instruction: a site is 2 or 5 bytes and starts with a
+		 * differing byte; extend over the bytes of the longer form
+		 */
+		j = (img[a][i] == 0x0f || img[a][i] == 0xe9 ||
+		     img[b][i] == 0x0f || img[b][i] == 0xe9) ? 5 : 2;
+		printf("  site %u (%u bytes):", ++ranges, j);
+		for (i = start; i < start + j; i++)
+			printf(" %02x", img[a][i]);
+		printf(" ->");
+		for (i = start; i < start + j; i++)
+			printf(" %02x", img[b][i]);
+		printf("\n");
+	}
+	printf("  %u site(s) changed\n", ranges);
+}
+
+static void print_xlated_sites(int prog_fd, const char *when)
+{
+	struct bpf_insn x[128];
+	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x)), i;
+
+	printf("xlated %s:", when);
+	for (i = 0; i < n; i++)
+		if ((x[i].code == (BPF_JMP32 | BPF_JA)) && x[i].src_reg)
+			printf(" [%u] src_reg %u", i, x[i].src_reg);
+	printf("\n");
+}
+
+int main(void)
+{
+	struct bpf_insn prog[64];
+	int n = 0, key, prog_fd, k;
+
+	require_static_keys_kernel();
+
+	/* r0 = 1; gotol_or_nop near; gotol_or_nop far; r0 += 1 (x FAR); exit;
+	 * near: r0 = 2 ... far end
+	 */
+	prog[n++] = MOV64_IMM(BPF_REG_0, 1);
+	prog[n++] = GOTOL_OR_NOP(1);		/* [1] near: over one insn */
+	prog[n++] = INSN(BPF_JMP | BPF_JA, 0, 0, 1, 0); /* [2] skip the near target */
+	prog[n++] = ADD64_IMM(BPF_REG_0, 100);	/* [3] near target */
+	prog[n++] = GOTOL_OR_NOP(FAR);		/* [4] far */
+	for (k = 0; k < FAR; k++)
+		prog[n++] = ADD64_IMM(BPF_REG_0, 1);
+	prog[n++] = EXIT();
+
+	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 4 }, 2, true);
+	prog_fd = prog_load(prog, n, &key, 1);
+	if (prog_fd < 0) {
+		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
+		return 1;
+	}
+
+	// CHECK: key off: result 41
+	printf("key off: result %u\n", prog_run(prog_fd));
+	// CHECK-NEXT: xlated off: [1] src_reg 3 [4] src_reg 3
+	print_xlated_sites(prog_fd, "off");
+	len[0] = prog_jited(prog_fd, img[0], sizeof(img[0]));
+
+	static_key_update(key, 1);
+	// CHECK-NEXT: key on: result 101
+	printf("key on: result %u\n", prog_run(prog_fd));
+	// CHECK-NEXT: xlated on: [1] src_reg 1 [4] src_reg 1
+	print_xlated_sites(prog_fd, "on");
+	len[1] = prog_jited(prog_fd, img[1], sizeof(img[1]));
+
+	static_key_update(key, 0);
+	// CHECK-NEXT: key off again: result 41
+	printf("key off again: result %u\n", prog_run(prog_fd));
+	len[2] = prog_jited(prog_fd, img[2], sizeof(img[2]));
+
+	// CHECK-NEXT: jited off -> on:
+	// CHECK-NEXT:   site 1 (2 bytes): 66 90 -> eb {{[0-9a-f][0-9a-f]}}
+	// CHECK-NEXT:   site 2 (5 bytes): 0f 1f 44 00 00 -> e9 {{[0-9a-f][0-9a-f]}} 00 00 00
+	// CHECK-NEXT:   2 site(s) changed
+	printf("jited off -> on:\n");
+	print_diff(0, 1);
+	// CHECK-NEXT: jited on -> off:
+	// CHECK-NEXT:   site 1 (2 bytes): eb {{[0-9a-f][0-9a-f]}} -> 66 90
+	// CHECK-NEXT:   site 2 (5 bytes): e9 {{[0-9a-f][0-9a-f]}} 00 00 00 -> 0f 1f 44 00 00
+	// CHECK-NEXT:   2 site(s) changed
+	printf("jited on -> off:\n");
+	print_diff(1, 2);
+	// CHECK-NEXT: jited off == jited off again: yes
+	printf("jited off == jited off again: %s\n",
+	       len[0] == len[2] && !memcmp(img[0], img[2], len[0]) ? "yes" : "no");
+	// CHECK: PASSED
+	return finish();
+}

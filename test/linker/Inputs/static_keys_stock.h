@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Test-only stand-in for runtime-headers/bpf_static_keys.h that stock
+ * clang-22 can compile: the same .static_keys entries (docs/abi.md section 2),
+ * but the site is a plain `gotol` instead of gotol_or_nop/nop_or_gotol. The
+ * linker only looks at the section and its relocations, so this is enough to
+ * test rebasing without the patched compiler.
+ */
+#ifndef STATIC_KEYS_STOCK_H
+#define STATIC_KEYS_STOCK_H
+
+#include <linux/types.h>
+#include <bpf/bpf_helpers.h>
+
+#define BPF_MAP_TYPE_INSN_SET 34
+#define BPF_F_STATIC_KEY 1
+#define BPF_F_STATIC_KEY_ON 2
+
+#define DEFINE_STATIC_KEY_FALSE(NAME)				\
+	struct {						\
+		__uint(type, BPF_MAP_TYPE_INSN_SET);		\
+		__type(key, __u32);				\
+		__type(value, __u32);				\
+		__uint(map_extra, BPF_F_STATIC_KEY);		\
+	} NAME SEC(".maps")
+
+#define STATIC_KEY_ENTRY(FLAGS)					\
+	".pushsection .static_keys, \"aw\"\n\t"		\
+	".balign 8\n\t"						\
+	".long 1b - .\n\t"					\
+	".long %l[l_yes] - .\n\t"				\
+	".quad %c0 - . + " #FLAGS "\n\t"			\
+	".popsection\n\t"
+
+static __always_inline int stock_static_branch(void *static_key)
+{
+	asm goto("1:\n\t"
+		 "gotol %l[l_yes]\n\t"
+		 STATIC_KEY_ENTRY(0)
+		 :: "i"(static_key) :: l_yes);
+	return 0;
+l_yes:
+	return 1;
+}
+#endif

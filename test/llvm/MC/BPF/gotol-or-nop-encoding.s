@@ -1,0 +1,10 @@
+# gotol_or_nop is BPF_JMP32|BPF_JA (0x06) with src_reg 1 (BPF_STATIC_BRANCH_JA)
+# and the offset in the 32-bit imm field; off is 0.
+# RUN: %llvm-mc -triple bpfel -show-encoding %s | FileCheck %s
+
+gotol_or_nop +2
+# CHECK: gotol_or_nop +2 # encoding: [0x06,0x10,0x00,0x00,0x02,0x00,0x00,0x00]
+gotol_or_nop -3
+# CHECK: gotol_or_nop -3 # encoding: [0x06,0x10,0x00,0x00,0xfd,0xff,0xff,0xff]
+gotol_or_nop +0
+# CHECK: gotol_or_nop +0 # encoding: [0x06,0x10,0x00,0x00,0x00,0x00,0x00,0x00]
