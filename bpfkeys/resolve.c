@@ -16,8 +16,21 @@
 #define BPF_JA32_CODE 0x06   /* BPF_JMP32 | BPF_JA */
 
 static const char *const field_names[3] = {"insn_off", "target_off", "key"};
-static const unsigned field_types[3] = {BK_R_BPF_64_NODYLD32, BK_R_BPF_64_ABS32, BK_R_BPF_64_ABS64};
-static const char *const type_names[3] = {"R_BPF_64_NODYLD32", "R_BPF_64_ABS32", "R_BPF_64_ABS64"};
+/*
+ * LLVM picks NODYLD32 or ABS32 for a 32-bit "label - ." by the kind of label
+ * (assembler temporary or basic block), not by field; both mean "32-bit
+ * in-place section offset" in an ET_REL BPF object, so either is accepted on
+ * the two offset fields (abi.md section 2).
+ */
+static const char *const type_names[3] = {"R_BPF_64_NODYLD32 or R_BPF_64_ABS32",
+					  "R_BPF_64_NODYLD32 or R_BPF_64_ABS32", "R_BPF_64_ABS64"};
+
+static bool field_accepts(int field, unsigned type)
+{
+	if (field == 2)
+		return type == BK_R_BPF_64_ABS64;
+	return type == BK_R_BPF_64_NODYLD32 || type == BK_R_BPF_64_ABS32;
+}
 
 static int field_of(uint64_t offset)
 {
@@ -46,7 +59,7 @@ static int check_entry_relocations(struct bk_object *obj, const struct bk_sectio
 			errors++;
 			continue;
 		}
-		if (type != field_types[field]) {
+		if (!field_accepts(field, type)) {
 			bk_error(obj, "section %s: entry %llu field %s: relocation type %u, expected %s",
 				 BK_STATIC_KEYS_REL_SEC, (unsigned long long)(off / STATIC_KEY_ENTRY_SIZE),
 				 field_names[field], type, type_names[field]);

@@ -34,8 +34,16 @@ config.substitutions.append(("%stock-clang", os.path.join(llvm22, "clang")))
 config.substitutions.append(("%stock-llc", os.path.join(llvm22, "llc")))
 config.substitutions.append(("%stock-llvm-mc", os.path.join(llvm22, "llvm-mc")))
 # Common compile line for BPF sources with static keys.
+# Debian keeps asm/types.h under the multiarch directory, which --target=bpf
+# does not search.
+import subprocess
+try:
+    multiarch = subprocess.check_output(["gcc", "-print-multiarch"], text=True).strip()
+except (OSError, subprocess.CalledProcessError):
+    multiarch = "x86_64-linux-gnu"
 config.substitutions.append(("%bpf_cflags",
-    "--target=bpf -O2 -g -mcpu=v4 -I" + os.path.join(repo, "runtime-headers")))
+    "--target=bpf -O2 -g -mcpu=v4 -I/usr/include/" + multiarch +
+    " -I" + os.path.join(repo, "runtime-headers")))
 
 # Added for test/llvm: stock objdump (PATH has build/bin first), the
 # multiarch include directory that <asm/types.h> lives in (the patched clang
