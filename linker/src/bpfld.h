@@ -80,6 +80,9 @@ struct input_section {
 	Elf_Scn *scn;
 	Elf64_Shdr *shdr;
 	Elf_Data *data;
+	/* symbol and relocation tables, 8-byte aligned (a copy if the file's were not) */
+	void *table;
+	void *aligned_copy;
 	bool skipped;		/* not copied to the output (.BTF, DWARF, ...) */
 	bool ephemeral;		/* exists only in BTF: .kconfig, .ksyms */
 	int output_id;		/* index into linker.sections, 0 if none */
@@ -193,7 +196,9 @@ struct linker {
 	size_t global_count, global_capacity;
 	struct name_map global_names;
 	struct btf *btf;
-	bool any_btf_ext;
+	/* globals whose VAR/FUNC type awaits remapping by the object being merged */
+	size_t *pending_types;
+	size_t pending_count, pending_capacity;
 };
 
 int linker_init(struct linker *linker);

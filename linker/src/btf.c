@@ -626,12 +626,22 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 	return 0;
 }
 
+static int remember_pending(struct linker *linker, const struct global_symbol *glob)
+{
+	if (grow_array((void **)&linker->pending_types, &linker->pending_capacity,
+		       linker->pending_count + 1, sizeof(*linker->pending_types)))
+		return -1;
+	linker->pending_types[linker->pending_count++] = glob - linker->globals;
+	return 0;
+}
+
 int merge_btf(struct linker *linker, struct input_object *obj)
 {
 	uint32_t id, count, start_id, out_count;
 	struct remap_ctx remap;
 	size_t g;
 
+	linker->pending_count = 0;
 	if (!obj->btf)
 		return 0;
 	start_id = btf__type_cnt(linker->btf);
@@ -653,8 +663,11 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 			/* VARs of deduplicated sections (license, version) have no symbol */
 			if (!glob)
 				continue;
-			if (glob->underlying_btf_id == 0)
+			if (glob->underlying_btf_id == 0) {
 				glob->underlying_btf_id = -(int64_t)t->type;
+				if (remember_pending(linker, glob))
+					return -1;
+			}
 			/* an earlier object already described this global */
 			if (glob->btf_id) {
 				obj->btf_type_map[id] = glob->btf_id;
@@ -668,6 +681,8 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 		if (glob) {
 			glob->btf_id = new_id;
 			glob->underlying_btf_id = -(int64_t)t->type;
+			if (remember_pending(linker, glob))
+				return -1;
 		}
 	}
 
@@ -680,8 +695,8 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 					  "type [%u] refers to a type that was not linked", id);
 
 	/* a resolved extern now points at its definition's type */
-	for (g = 0; g < linker->global_count; g++) {
-		struct global_symbol *glob = &linker->globals[g];
+	for (g = 0; g < linker->pending_count; g++) {
+		struct global_symbol *glob = &linker->globals[linker->pending_types[g]];
 		uint32_t input_id;
 
 		if (glob->underlying_btf_id >= 0)
@@ -692,6 +707,7 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 		glob->underlying_btf_id = input_id ? obj->btf_type_map[input_id] : 0;
 		btf_type_mut(linker->btf, glob->btf_id)->type = glob->underlying_btf_id;
 	}
+	linker->pending_count = 0;
 	return merge_datasecs(linker, obj);
 }
 

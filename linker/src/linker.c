@@ -44,6 +44,7 @@ void linker_free(struct linker *linker)
 	free(linker->sections);
 	free(linker->symbols);
 	free(linker->globals);
+	free(linker->pending_types);
 	name_map_free(&linker->global_names);
 	string_table_free(&linker->strtab);
 	btf__free(linker->btf);

@@ -208,7 +208,7 @@ static int check_static_keys(struct linker *linker, struct input_object *obj,
 			     const struct input_section *rel_sec, const struct input_section *keys)
 {
 	size_t entries = keys->shdr->sh_size / 16, count, i;
-	const Elf64_Rel *rel = rel_sec->data->d_buf;
+	const Elf64_Rel *rel = rel_sec->table;
 	uint8_t *seen;
 	uint16_t *code_section;
 	int err = 0;
@@ -228,11 +228,17 @@ static int check_static_keys(struct linker *linker, struct input_object *obj,
 		uint32_t type = ELF64_R_TYPE(rel->r_info);
 		const Elf64_Sym *sym = &obj->symbols[ELF64_R_SYM(rel->r_info)];
 		const char *sym_name = input_symbol_name(obj, sym);
-		static const uint32_t expected_type[16] = {
-			[0] = R_BPF_64_NODYLD32, [4] = R_BPF_64_ABS32, [8] = R_BPF_64_ABS64 };
 		int bit = field == 0 ? 1 : field == 4 ? 2 : 4;
+		/*
+		 * clang's inline asm gives NODYLD32 for insn_off and ABS32 for
+		 * target_off (docs/abi.md); llvm-mc gives NODYLD32 for both.
+		 * Both patch the same 4 bytes, so either is accepted for the
+		 * two offsets; the key must be ABS64.
+		 */
+		bool type_ok = field == 8 ? type == R_BPF_64_ABS64 :
+			       type == R_BPF_64_NODYLD32 || type == R_BPF_64_ABS32;
 
-		if ((field != 0 && field != 4 && field != 8) || type != expected_type[field]) {
+		if ((field != 0 && field != 4 && field != 8) || !type_ok) {
 			err = link_error(obj->path, keys->name,
 					 "entry %zu: relocation type %u at field offset %zu does not match the static key entry layout",
 					 entry, type, field);
@@ -374,7 +380,7 @@ int merge_relocations(struct linker *linker, struct input_object *obj)
 		if (grow_array((void **)&dst->relocations, &dst->relocation_capacity,
 			       dst->relocation_count + count, sizeof(*dst->relocations)))
 			goto out;
-		rel = rel_sec->data->d_buf;
+		rel = rel_sec->table;
 		for (j = 0; j < count; j++, rel++) {
 			size_t sym_index = ELF64_R_SYM(rel->r_info);
 			uint32_t type = ELF64_R_TYPE(rel->r_info);

@@ -96,11 +96,6 @@ static int check_file_layout(struct input_object *obj, const Elf64_Ehdr *ehdr, s
 		}
 		if (shdr->sh_type == SHT_NOBITS || shdr->sh_size == 0)
 			continue;
-		if ((shdr->sh_type == SHT_SYMTAB || shdr->sh_type == SHT_REL) && shdr->sh_offset % 8) {
-			err = link_error(obj->path, NULL, "section #%zu: table offset %#llx is misaligned",
-					 i, (unsigned long long)shdr->sh_offset);
-			goto out;
-		}
 		if (shdr->sh_offset > obj->file_size ||
 		    shdr->sh_size > obj->file_size - shdr->sh_offset) {
 			err = link_error(obj->path, NULL,
@@ -189,7 +184,7 @@ static int check_symtab(struct input_object *obj, struct input_section *sec)
 		return link_error(obj->path, sec->name, "section #%u is not a string table",
 				  sec->shdr->sh_link);
 	obj->strtab_index = sec->shdr->sh_link;
-	obj->symbols = sec->data->d_buf;
+	obj->symbols = sec->table;
 	obj->symbol_count = sec->shdr->sh_size / sizeof(Elf64_Sym);
 	if (!obj->symbol_count)
 		return link_error(obj->path, sec->name, "empty symbol table");
@@ -270,7 +265,7 @@ static uint64_t relocation_width(uint32_t type)
 static int check_relocations(struct input_object *obj, struct input_section *sec)
 {
 	struct input_section *target;
-	const Elf64_Rel *rel = sec->data->d_buf;
+	const Elf64_Rel *rel = sec->table;
 	size_t i, count;
 
 	if (sec->shdr->sh_entsize != sizeof(Elf64_Rel) || sec->shdr->sh_size % sizeof(Elf64_Rel))
@@ -392,6 +387,16 @@ static int read_sections(struct input_object *obj, size_t shnum)
 		if (!sec->data)
 			return link_error(obj->path, sec->name, "cannot read data: %s", elf_errmsg(-1));
 		sec->skipped = is_ignored_section(sec);
+		sec->table = sec->data->d_buf;
+		/* libelf returns pointers into the image as they are: realign tables */
+		if ((sec->shdr->sh_type == SHT_SYMTAB || sec->shdr->sh_type == SHT_REL) &&
+		    (uintptr_t)sec->table % 8 && sec->data->d_size) {
+			sec->aligned_copy = malloc(sec->data->d_size);
+			if (!sec->aligned_copy)
+				return link_error(obj->path, sec->name, "out of memory");
+			memcpy(sec->aligned_copy, sec->data->d_buf, sec->data->d_size);
+			sec->table = sec->aligned_copy;
+		}
 	}
 
 	for (i = 1; i < shnum; i++) {
@@ -469,6 +474,10 @@ static int read_sections(struct input_object *obj, size_t shnum)
 	return add_ephemeral_sections(obj, &capacity);
 }
 
+/*
+ * Reads the whole file into memory, which libelf then parses in place.
+ * (Measured: for small objects read() is cheaper than mmap+munmap per file.)
+ */
 static int read_whole_file(struct input_object *obj, char **image)
 {
 	struct stat st;
@@ -568,6 +577,10 @@ int input_object_open(struct input_object *obj, const char *path)
 
 void input_object_close(struct input_object *obj)
 {
+	size_t i;
+
+	for (i = 0; i < obj->section_count; i++)
+		free(obj->sections[i].aligned_copy);
 	btf__free(obj->btf);
 	if (obj->elf)
 		elf_end(obj->elf);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bpfld.h"
@@ -182,6 +183,47 @@ out:
 	return err;
 }
 
+/* Copies the laid-out object from `from` (at offset 0) to a non-regular `path`. */
+static int copy_to(int from, const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int to = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	if (to < 0)
+		return link_error(path, NULL, "cannot open for writing: %s", strerror(errno));
+	if (lseek(from, 0, SEEK_SET) < 0)
+		n = -1;
+	else
+		while ((n = read(from, buf, sizeof(buf))) > 0)
+			if (write(to, buf, n) != n) {
+				n = -1;
+				break;
+			}
+	if (close(to) || n < 0)
+		return link_error(path, NULL, "cannot write: %s", strerror(errno));
+	return 0;
+}
+
+/*
+ * Atomically puts the new file at `path`. Over an existing file, exchange the
+ * two names and delete the old file: ext4 (auto_da_alloc) flushes data on a
+ * rename that replaces a file, which costs more than the whole link of a
+ * hundred small objects. Either way `path` always names a complete file.
+ */
+static int replace_file(const char *temp_path, const char *path)
+{
+#ifdef RENAME_EXCHANGE
+	if (renameat2(AT_FDCWD, temp_path, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+		unlink(temp_path);	/* the old file (or symlink), as rename would drop it */
+		return 0;
+	}
+	if (errno != ENOENT && errno != EINVAL && errno != ENOSYS)
+		return -1;
+#endif
+	return rename(temp_path, path);
+}
+
 int write_output(struct linker *linker, const char *path)
 {
 	void *btf_raw = NULL, *ext_raw = NULL;
@@ -190,9 +232,12 @@ int write_output(struct linker *linker, const char *path)
 	Elf64_Sym *symbols = NULL;
 	size_t *new_index = NULL;
 	char **rel_names = NULL;
-	char *temp_path = NULL;
-	const char *slash = strrchr(path, '/');
-	size_t dir_len = slash ? (size_t)(slash - path + 1) : 0, i;
+	char *temp_path = NULL, *resolved = NULL;
+	const char *file_path = path, *slash;
+	size_t dir_len, i;
+	struct stat target;
+	bool direct = false;
+	int memfd = -1;
 	mode_t mask;
 	int fd = -1, err = -1;
 
@@ -201,14 +246,39 @@ int write_output(struct linker *linker, const char *path)
 	symbols = calloc(linker->symbol_count, sizeof(*symbols));
 	new_index = calloc(linker->symbol_count, sizeof(*new_index));
 	rel_names = calloc(linker->section_count + 1, sizeof(*rel_names));
-	temp_path = malloc(dir_len + sizeof(".bpfld-XXXXXX"));
-	if (!symbols || !new_index || !rel_names || !temp_path) {
+	if (!symbols || !new_index || !rel_names) {
 		link_error(path, NULL, "out of memory");
 		goto out;
 	}
-	memcpy(temp_path, path, dir_len);
-	strcpy(temp_path + dir_len, ".bpfld-XXXXXX");
-	fd = mkstemp(temp_path);
+	/*
+	 * Like ld, write through a symlink (-o /dev/stdout, a link into a
+	 * build tree): the file replaced is the one it points to.
+	 */
+	if (lstat(path, &target) == 0 && S_ISLNK(target.st_mode)) {
+		resolved = realpath(path, NULL);
+		if (resolved)
+			file_path = resolved;
+		else
+			direct = true;	/* dangling, or a pipe behind /proc/self/fd */
+	}
+	/* -o /dev/null or a pipe: never rename over it, copy the bytes in */
+	if (!direct && stat(file_path, &target) == 0 && !S_ISREG(target.st_mode))
+		direct = true;
+	if (direct) {
+		/* libelf needs a seekable file: lay out in memory first */
+		fd = memfd_create("bpfld-output", MFD_CLOEXEC);
+	} else {
+		slash = strrchr(file_path, '/');
+		dir_len = slash ? (size_t)(slash - file_path + 1) : 0;
+		temp_path = malloc(dir_len + sizeof(".bpfld-XXXXXX"));
+		if (!temp_path) {
+			link_error(path, NULL, "out of memory");
+			goto out;
+		}
+		memcpy(temp_path, file_path, dir_len);
+		strcpy(temp_path + dir_len, ".bpfld-XXXXXX");
+		fd = mkstemp(temp_path);
+	}
 	if (fd < 0) {
 		link_error(path, NULL, "cannot create a temporary file next to the output: %s",
 			   strerror(errno));
@@ -218,7 +288,7 @@ int write_output(struct linker *linker, const char *path)
 	}
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
+	if (!direct && fchmod(fd, 0666 & ~mask)) {
 		link_error(path, NULL, "cannot set permissions: %s", strerror(errno));
 		goto out;
 	}
@@ -232,13 +302,19 @@ int write_output(struct linker *linker, const char *path)
 		goto out;
 	elf_end(writer.elf);
 	writer.elf = NULL;
-	if (close(fd)) {
+	if (direct) {
+		memfd = fd;
+		fd = -1;
+	} else if (close(fd)) {
 		fd = -1;
 		link_error(path, NULL, "cannot write: %s", strerror(errno));
 		goto out;
 	}
 	fd = -1;
-	if (rename(temp_path, path)) {
+	if (direct) {
+		if (copy_to(memfd, path))
+			goto out;
+	} else if (replace_file(temp_path, file_path)) {
 		link_error(path, NULL, "cannot rename the temporary output into place: %s",
 			   strerror(errno));
 		goto out;
@@ -247,6 +323,8 @@ int write_output(struct linker *linker, const char *path)
 	temp_path = NULL;
 	err = 0;
 out:
+	if (memfd >= 0)
+		close(memfd);
 	if (writer.elf)
 		elf_end(writer.elf);
 	if (fd >= 0)
@@ -259,6 +337,7 @@ out:
 		for (i = 0; i <= linker->section_count; i++)
 			free(rel_names[i]);
 	free(rel_names);
+	free(resolved);
 	free(symbols);
 	free(new_index);
 	free(btf_raw);

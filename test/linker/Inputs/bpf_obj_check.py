@@ -90,10 +90,11 @@ def static_keys(elf):
         insn = elf.data[code['off'] + insn_off:code['off'] + insn_off + 8]
         opcode, regs, off16, imm = struct.unpack('<BBhi', insn)
         jump = insn_off + 8 + 8 * (imm if opcode == 0x06 else off16)
-        print('entry %d: %s insn_off=%#x (%s) opcode=%#04x target_off=%#x jumps_to=%#x %s key=%s flags=%d' % (
+        print('entry %d: %s insn_off=%#x (%s) opcode=%#04x target_off=%#x jumps_to=%#x %s key=%s flags=%d src_reg=%d' % (
             entry, elf.sym_name(code_sym), insn_off, elf.function_at(code['index'], insn_off),
             opcode, target_off, jump, 'ok' if jump == target_off and
-            target_sym['shndx'] == code_sym['shndx'] else 'MISMATCH', key_sym['name'], flags))
+            target_sym['shndx'] == code_sym['shndx'] else 'MISMATCH', key_sym['name'], flags,
+            regs >> 4))
 
 
 def jumptables(elf):

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): bpfld vs libbpf's linker (`bpftool gen object`) on
+# generated sets of 100 and 1,000 small BPF objects, each with one map, one
+# global variable, one static and one weak function and one program. Both
+# linkers run in the same invocation, interleaved; prints the median times,
+# the ratio, and how each grows from 100 to 1,000 objects (10x = linear).
+#
+#   bench/linker/run.sh [COUNTS...]    (default: 100 1000)
+# Environment: RUNS (repetitions per measurement, default 11),
+#   BPFSK_CACHE (generated objects are cached there, default /var/cache/bpfsk).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BPFSK_BUILD:-$repo/build}
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(100 1000)
+runs=${RUNS:-11}
+
+# An optimised bpfld without sanitizers (the tree's build may use ASan).
+release=$build/bench-release
+cmake -S "$repo/linker" -B "$release" -DCMAKE_BUILD_TYPE=Release -DBPFSK_SANITIZE=OFF >/dev/null
+cmake --build "$release" --target bpfld -j 2 >/dev/null
+bpfld=$release/bin/bpfld
+
+clang=/usr/lib/llvm-22/bin/clang
+gen_object() {
+	local i=$1 dir=$2
+	"$clang" --target=bpf -O2 -g -I/usr/include/x86_64-linux-gnu -c -x c - -o "$dir/obj$i.o" <<-EOF
+	#include <linux/types.h>
+	#include <linux/bpf.h>
+	#include <bpf/bpf_helpers.h>
+	struct {
+		__uint(type, BPF_MAP_TYPE_ARRAY);
+		__type(key, __u32);
+		__type(value, __u64);
+		__uint(max_entries, 1);
+	} map_$i SEC(".maps");
+	int global_$i = $i;
+	static __attribute__((noinline)) int helper(int x) { return x + global_$i; }
+	__attribute__((weak, noinline)) int weak_fn(int x) { return x * $i; }
+	SEC("xdp") int prog_$i(void *ctx)
+	{
+		__u32 k = 0;
+		__u64 *v = bpf_map_lookup_elem(&map_$i, &k);
+		return helper(weak_fn(v ? *v : 0));
+	}
+	char LICENSE[] SEC("license") = "GPL";
+	EOF
+}
+export -f gen_object
+# cache key: the generator and the compiler, not the rest of this script
+key=$( (declare -f gen_object; "$clang" --version) | sha256sum | cut -c1-16)
+cache=${BPFSK_CACHE:-/var/cache/bpfsk}/bench-linker-$key
+export clang
+for n in "${counts[@]}"; do
+	dir=$cache/n$n
+	if [ ! -f "$dir/.done" ]; then
+		echo "generating $n objects in $dir ..." >&2
+		rm -rf "$dir" && mkdir -p "$dir"
+		seq 1 "$n" | xargs -P "$(nproc)" -I{} bash -c 'gen_object {} '"$dir"
+		touch "$dir/.done"
+	fi
+done
+
+python3 - "$bpfld" "$runs" "$cache" "${counts[@]}" <<'PY'
+import os, resource, statistics, subprocess, sys, tempfile, time
+bpfld, runs, cache, counts = sys.argv[1], int(sys.argv[2]), sys.argv[3], [int(c) for c in sys.argv[4:]]
+out = tempfile.mkdtemp()
+
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+def timed(cmd):
+    """(wall seconds, CPU seconds) of one run; CPU time is what the machine's
+    other load (parallel builds) disturbs least."""
+    t, c = time.perf_counter(), cpu()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t, cpu() - c
+
+results = {}
+for n in counts:
+    objs = [os.path.join(cache, 'n%d' % n, 'obj%d.o' % i) for i in range(1, n + 1)]
+    ours = [bpfld, '-o', os.path.join(out, 'bpfld.o')] + objs
+    peer = ['bpftool', 'gen', 'object', os.path.join(out, 'bpftool.o')] + objs
+    timed(ours); timed(peer)  # warm the page cache
+    t_ours, t_peer = [], []
+    for _ in range(runs):
+        t_ours.append(timed(ours))
+        t_peer.append(timed(peer))
+    med = lambda xs, k: statistics.median(x[k] for x in xs)
+    results[n] = [(med(t_ours, k), med(t_peer, k)) for k in (0, 1)]
+    for k, what in ((0, 'wall'), (1, 'cpu ')):
+        m_ours, m_peer = results[n][k]
+        print('%5d objects, %s: bpfld %8.2f ms   bpftool gen object %8.2f ms   bpfld/bpftool = %.2f'
+              % (n, what, m_ours * 1e3, m_peer * 1e3, m_ours / m_peer))
+if len(counts) > 1:
+    a, b = counts[0], counts[-1]
+    for k, what in ((0, 'wall'), (1, 'cpu ')):
+        print('growth %d -> %d objects (x%.0f), %s: bpfld x%.1f, bpftool gen object x%.1f'
+              % (a, b, b / a, what, results[b][k][0] / results[a][k][0],
+                 results[b][k][1] / results[a][k][1]))
+print('(median of %d runs each, same invocation, %s)' % (runs, os.uname().release))
+PY
