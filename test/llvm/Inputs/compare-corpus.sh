@@ -5,7 +5,8 @@
 #   compare-corpus.sh MODE OUTDIR STOCK PATCHED [flags...]
 #
 # MODE cc:      STOCK/PATCHED are clang; compare the objects (cmp).
-#      asm:     STOCK/PATCHED are clang; compare the -S output (cmp).
+#      asm:     STOCK/PATCHED are clang; compare the -S output (cmp; a
+#               .BTF difference is judged on the assembled objects).
 #      llc:     STOCK/PATCHED are llc; IR from STOCK_CLANG (env), compare
 #               objects; LLC_FLAGS (env) go to both llc.
 #      mc:      STOCK/PATCHED are llvm-mc; asm from STOCK_CLANG, compare objects.
@@ -52,7 +53,17 @@ for src in "$corpus"/*.c; do
 	# order of first use (patch 0005). With two or more of them, accept a
 	# difference confined to .BTF that is only that order: same objects
 	# without .BTF, same BTF types once type ids are masked.
-	if [ "$mode" = cc ] || [ "$mode" = llc ]; then
+	# For -S output: the text outside .BTF must be identical, and the
+	# assembled objects are then held to the same rule.
+	if [ "$mode" = asm ]; then
+		strip_btf() { awk '$1 == ".section" { in_btf = ($2 ~ /^\.BTF/) } !in_btf' "$1"; }
+		if cmp -s <(strip_btf "$s") <(strip_btf "$p"); then
+			llvm-mc -triple bpfel -mcpu=v4 -filetype=obj "$s" -o "$s.o"
+			llvm-mc -triple bpfel -mcpu=v4 -filetype=obj "$p" -o "$p.o"
+			s=$s.o p=$p.o
+		fi
+	fi
+	if [ "$mode" != mc ] && [ "$mode" != objdump ]; then
 		fwd=$(bpftool btf dump file "$s" format raw 2>/dev/null | grep -c "^\[[0-9]*\] FWD" || true)
 		if [ "$fwd" -ge 2 ]; then
 			llvm-objcopy --remove-section=.BTF "$s" "$s.nobtf"

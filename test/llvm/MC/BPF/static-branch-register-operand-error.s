@@ -2,6 +2,6 @@
 # RUN: not %llvm-mc -triple bpfel %s 2>&1 | FileCheck %s
 
   gotol_or_nop r1
-# CHECK: [[#@LINE-1]]:{{[0-9]+}}: error: {{.*}}
+# CHECK: [[#@LINE-1]]:16: error: operand is not an identifier or 16-bit signed integer
   nop_or_goto r2
-# CHECK: [[#@LINE-1]]:{{[0-9]+}}: error: {{.*}}
+# CHECK: [[#@LINE-1]]:15: error: operand is not an identifier or 16-bit signed integer
