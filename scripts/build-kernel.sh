@@ -55,7 +55,7 @@ mkdir -p "$cache" "$out"
 src_root=$cache/src-$pkg_version
 tree=$src_root/linux-source-6.12
 obj=$cache/obj-$pkg_version
-stamp=$cache/stamp-$key
+stamp=$cache/kernel-stamp-$key
 
 outputs=("$out/bzImage" "$out/lib/libbpf.a" "$out/usr/include/linux/bpf.h")
 if [ -e "$stamp" ]; then
@@ -94,7 +94,23 @@ applied_hash() {
 [ -d "$tree/.bpfsk-applied" ] || extract
 check_version
 
+# Files the old or the new series touch, relative to $tree.
+touched_files() {
+	cat "$tree"/.bpfsk-applied/*.patch "${patches[@]}" 2>/dev/null |
+		sed -n 's|^+++ b/||p' | sort -u
+}
+
 if [ "$(applied_hash)" != "$series_hash" ]; then
+	# Remember content and mtime of every file the switch may touch: the
+	# ones that end up unchanged get their mtime back, so that make only
+	# rebuilds what the new series really changes.
+	mtimes=$cache/kernel-mtimes
+	(cd "$tree" && touched_files | while read -r f; do
+		if [ -f "$f" ]; then
+			printf '%s %s %s\n' "$(sha256sum <"$f" | cut -c1-64)" \
+				"$(stat -c %Y "$f")" "$f"
+		fi
+	done) >"$mtimes"
 	if [ "$(applied_hash)" != none ]; then
 		log "reversing the previously applied series"
 		ok=1
@@ -114,23 +130,28 @@ if [ "$(applied_hash)" != "$series_hash" ]; then
 			die "$(basename "$p") does not apply to linux-source $pkg_version"
 		cp "$p" "$tree/.bpfsk-applied/"
 	done
+	(cd "$tree" && while read -r sum mtime f; do
+		if [ -f "$f" ] && [ "$(sha256sum <"$f" | cut -c1-64)" = "$sum" ]; then
+			touch -d "@$mtime" "$f"
+		fi
+	done) <"$mtimes"
 fi
 
 # --- config ----------------------------------------------------------------------
 mkdir -p "$obj"
-newcfg=$cache/config.new
-rm -rf "$cache/cfg"
-mkdir -p "$cache/cfg"
-make -s -C "$tree" O="$cache/cfg" tinyconfig >/dev/null
-"$tree/scripts/kconfig/merge_config.sh" -m -O "$cache/cfg" "$cache/cfg/.config" "$fragment" >/dev/null
-make -s -C "$tree" O="$cache/cfg" olddefconfig >/dev/null
+newcfg=$cache/kernel-config.new
+rm -rf "$cache/kernel-cfg"
+mkdir -p "$cache/kernel-cfg"
+make -s -C "$tree" O="$cache/kernel-cfg" tinyconfig >/dev/null
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$cache/kernel-cfg" "$cache/kernel-cfg/.config" "$fragment" >/dev/null
+make -s -C "$tree" O="$cache/kernel-cfg" olddefconfig >/dev/null
 missing=$(grep -o '^CONFIG_[A-Z0-9_]*=[^ ]*' "$fragment" | while read -r line; do
-	if ! grep -qx "$line" "$cache/cfg/.config"; then echo "$line"; fi; done)
+	if ! grep -qx "$line" "$cache/kernel-cfg/.config"; then echo "$line"; fi; done)
 missing+=$(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$fragment" | while read -r opt; do
-	if grep -q "^$opt=" "$cache/cfg/.config"; then echo " $opt=n"; fi; done)
+	if grep -q "^$opt=" "$cache/kernel-cfg/.config"; then echo " $opt=n"; fi; done)
 [ -z "$missing" ] || die "config fragment not honoured: $missing"
-cp "$cache/cfg/.config" "$newcfg"
-rm -rf "$cache/cfg"
+cp "$cache/kernel-cfg/.config" "$newcfg"
+rm -rf "$cache/kernel-cfg"
 # Replace .config only when it changes, so that an unchanged config keeps
 # the build incremental.
 if ! cmp -s "$newcfg" "$obj/.config"; then
@@ -151,30 +172,30 @@ cp "$obj/.config" "$out/config"
 
 # --- libbpf (static) ---------------------------------------------------------------
 log "building libbpf"
-mkdir -p "$cache/libbpf"
-make -s -C "$tree/tools/lib/bpf" OUTPUT="$cache/libbpf/" BUILD_STATIC_ONLY=1 -j"$jobs" \
-	"$cache/libbpf/libbpf.a" >/dev/null
+mkdir -p "$obj/tools-out/libbpf"
+make -s -C "$tree/tools/lib/bpf" OUTPUT="$obj/tools-out/libbpf/" BUILD_STATIC_ONLY=1 -j"$jobs" \
+	"$obj/tools-out/libbpf/libbpf.a" >/dev/null
 mkdir -p "$out/lib"
-cp "$cache/libbpf/libbpf.a" "$out/lib/libbpf.a"
+cp "$obj/tools-out/libbpf/libbpf.a" "$out/lib/libbpf.a"
 rm -rf "$out/include/bpf"
-make -s -C "$tree/tools/lib/bpf" OUTPUT="$cache/libbpf/" BUILD_STATIC_ONLY=1 \
+make -s -C "$tree/tools/lib/bpf" OUTPUT="$obj/tools-out/libbpf/" BUILD_STATIC_ONLY=1 \
 	DESTDIR="$out" prefix= INCLUDEDIR=/include install_headers >/dev/null
 
 # --- bpftool (static, best effort) -------------------------------------------------
 log "building bpftool"
-mkdir -p "$cache/bpftool"
+mkdir -p "$obj/tools-out/bpftool"
 # Static, so that it runs in the qemu initramfs; without libbfd/LLVM it has
 # no jited disassembler ("dump xlated" works, it shares kernel/bpf/disasm.c).
-if make -C "$tree/tools/bpf/bpftool" OUTPUT="$cache/bpftool/" -j"$jobs" \
+if make -C "$tree/tools/bpf/bpftool" OUTPUT="$obj/tools-out/bpftool/" -j"$jobs" \
 	EXTRA_LDFLAGS=-static \
 	LIBS='$(LIBBPF) -lelf -lz -lzstd' LIBS_BOOTSTRAP='$(LIBBPF_BOOTSTRAP) -lelf -lz -lzstd' \
-	>"$cache/bpftool.log" 2>&1; then
-	cp "$cache/bpftool/bpftool" "$out/bpftool"
+	>"$obj/tools-out/bpftool.log" 2>&1; then
+	cp "$obj/tools-out/bpftool/bpftool" "$out/bpftool"
 else
-	log "warning: bpftool did not build (see $cache/bpftool.log); continuing"
+	log "warning: bpftool did not build (see $obj/tools-out/bpftool.log); continuing"
 	rm -f "$out/bpftool"
 fi
 
-rm -f "$cache"/stamp-*
+rm -f "$cache"/kernel-stamp-*
 touch "$stamp"
 log "done in $(( $(date +%s) - start )) s: $out/bzImage"

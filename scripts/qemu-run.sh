@@ -11,12 +11,17 @@
 # (kernel messages and the tests' output) is printed on stdout; the exit
 # status is non-zero when a test fails, the guest does not finish within
 # BPFSK_QEMU_TIMEOUT seconds (default 120), or the kernel panics.
+# BPFSK_QEMU_FILES=DIR copies DIR into the initramfs as /files (objects and
+# tools a test uses); BPFSK_QEMU_SMP sets the number of vCPUs (default 1);
+# BPFSK_QEMU_TCG_THREAD=single runs them on one host thread (default multi;
+# see test/e2e/stress-flip-while-running-smp.c for why).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
 kout=$build/kernel
 timeout_s=${BPFSK_QEMU_TIMEOUT:-120}
+smp=${BPFSK_QEMU_SMP:-1}
 
 die() { printf 'qemu-run: error: %s\n' "$*" >&2; exit 2; }
 
@@ -60,12 +65,17 @@ for f in "${tests[@]}"; do
 		die "cannot compile $f"
 	names+=("$name")
 done
+if [ -n "${BPFSK_QEMU_FILES:-}" ]; then
+	[ -d "$BPFSK_QEMU_FILES" ] || die "BPFSK_QEMU_FILES=$BPFSK_QEMU_FILES is not a directory"
+	mkdir -p "$stage/files"
+	cp -r "$BPFSK_QEMU_FILES"/. "$stage/files/"
+fi
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
 
 console=$work/console.log
 set +e
 timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
-	-accel tcg -m 512 -smp 1 -no-reboot \
+	-accel "tcg,thread=${BPFSK_QEMU_TCG_THREAD:-multi}" -m 512 -smp "$smp" -no-reboot \
 	-display none -monitor none -serial stdio \
 	-kernel "$kout/bzImage" -initrd "$work/initramfs.cpio" \
 	-append "console=ttyS0 panic=-1 oops=panic quiet" </dev/null |
