@@ -6,7 +6,7 @@ import lit.formats
 
 config.name = "bpf-static-keys"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".s", ".ll", ".c", ".test", ".sh"]
+config.suffixes = [".s", ".ll", ".c", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.local.cfg"]
 
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -1,0 +1,109 @@
+// The bpfkeyctl CLI in the patched kernel: load a resolved object and pin it,
+// list programs and key instances, run programs, flip keys by name, load
+// with initial states set on the command line, and clear errors for an
+// unknown key, a directory where nothing is loaded, a bad state, a missing
+// program and a path that is not a program. Inputs/cli-session.sh is the
+// session; this program mounts bpffs and runs it with busybox.
+//
+// RUN: rm -rf %t && mkdir -p %t/files
+// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_progs.c -o %t/progs.o
+// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_shared.c -o %t/shared.o
+// RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
+// RUN: %bpfkeys resolve %t/linked.o -o %t/files/e2e.o
+// RUN: %build-bpfkeyctl && cp %bpfkeyctl /bin/busybox %S/Inputs/cli-session.sh %t/files/
+// RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s
+#include "e2e_loader.h"
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+int main(void)
+{
+	int status;
+	pid_t pid;
+
+	require_static_keys_kernel();
+	mkdir("/sys/fs/bpf", 0755);
+	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL)) {
+		printf("FAIL: mount bpffs: %s\n", strerror(errno));
+		return 1;
+	}
+	mkdir("/files/not_bpffs", 0755);
+	pid = fork();
+	if (pid == 0) {
+		execl("/files/busybox", "sh", "/files/cli-session.sh", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	// CHECK-LABEL: $ ./bpfkeyctl load e2e.o /sys/fs/bpf/e2e
+	// CHECK-NEXT: program prog_one: /sys/fs/bpf/e2e/progs/prog_one
+	// CHECK-NEXT: program prog_two: /sys/fs/bpf/e2e/progs/prog_two
+	// CHECK-NEXT: key key_a: off, 2 instance(s)
+	// CHECK-NEXT: key key_b: on, 2 instance(s)
+	// CHECK-NEXT: [exit 0]
+	// CHECK-LABEL: $ ./bpfkeyctl list /sys/fs/bpf/e2e
+	// CHECK-NEXT: program prog_one: id {{[0-9]+}}, {{[0-9]+}} bytes jited, 2 maps
+	// CHECK-NEXT: program prog_two: id {{[0-9]+}}, {{[0-9]+}} bytes jited, 2 maps
+	// CHECK-NEXT: key key_a: off
+	// CHECK-NEXT:   instance key_a/prog_one: map id {{[0-9]+}}, 2 site(s)
+	// CHECK-NEXT:   instance key_a/prog_two: map id {{[0-9]+}}, 2 site(s)
+	// CHECK-NEXT: key key_b: on
+	// CHECK-NEXT:   instance key_b/prog_one: map id {{[0-9]+}}, 1 site(s)
+	// CHECK-NEXT:   instance key_b/prog_two: map id {{[0-9]+}}, 1 site(s)
+	// CHECK-NEXT: [exit 0]
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/prog_one
+	// CHECK-NEXT: retval 2
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/prog_two --repeat 1000
+	// CHECK-NEXT: retval 32 (1000 runs, {{[0-9]+}} ns/run)
+	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf/e2e key_a on
+	// CHECK-NEXT: key_a/prog_one: on
+	// CHECK-NEXT: key_a/prog_two: on
+	// CHECK-NEXT: [exit 0]
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/prog_one
+	// CHECK-NEXT: retval 7
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/prog_two
+	// CHECK-NEXT: retval 56
+	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf/e2e key_b off
+	// CHECK-NEXT: key_b/prog_one: off
+	// CHECK-NEXT: key_b/prog_two: off
+	// CHECK-LABEL: $ ./bpfkeyctl list /sys/fs/bpf/e2e
+	// CHECK: key key_a: on
+	// CHECK: key key_b: off
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/prog_one
+	// CHECK-NEXT: retval 5
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/prog_two
+	// CHECK-NEXT: retval 24
+	// CHECK-LABEL: $ ./bpfkeyctl load --set key_a=on --set key_b=off e2e.o /sys/fs/bpf/second
+	// CHECK: key key_a: on, 2 instance(s)
+	// CHECK-NEXT: key key_b: off, 2 instance(s)
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/second/progs/prog_two
+	// CHECK-NEXT: retval 24
+	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf/e2e no_such_key on
+	// CHECK-NEXT: bpfkeyctl: error: /sys/fs/bpf/e2e: unknown key 'no_such_key' (bpfkeyctl list /sys/fs/bpf/e2e)
+	// CHECK-NEXT: [exit 1]
+	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf/not_loaded key_a on
+	// CHECK-NEXT: bpfkeyctl: error: /sys/fs/bpf/not_loaded: No such file or directory
+	// CHECK-NEXT: [exit 1]
+	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf key_a on
+	// CHECK-NEXT: bpfkeyctl: error: /sys/fs/bpf: no object loaded here (bpfkeyctl load OBJ /sys/fs/bpf)
+	// CHECK-NEXT: [exit 1]
+	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf/e2e key_a maybe
+	// CHECK-NEXT: bpfkeyctl: error: state 'maybe': expected on or off
+	// CHECK-NEXT: [exit 1]
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/no_such_prog
+	// CHECK-NEXT: bpfkeyctl: error: /sys/fs/bpf/e2e/progs/no_such_prog: no such pinned program
+	// CHECK-NEXT: [exit 1]
+	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/keys/key_a/prog_one
+	// CHECK-NEXT: bpfkeyctl: error: /sys/fs/bpf/e2e/keys/key_a/prog_one: not a BPF program
+	// CHECK-NEXT: [exit 1]
+	// CHECK-LABEL: $ ./bpfkeyctl load --set no_such_key=on e2e.o /sys/fs/bpf/third
+	// CHECK: bpfkeyctl: error: e2e.o: --set no_such_key: no such static key
+	// CHECK-NEXT: [exit 1]
+	// CHECK-LABEL: $ ./bpfkeyctl load e2e.o /files/not_bpffs
+	// CHECK: bpfkeyctl: error: /files/not_bpffs: not on a BPF file system (mount -t bpf bpf /sys/fs/bpf)
+	// CHECK-NEXT: [exit 1]
+	// CHECK-LABEL: $ ./bpfkeyctl frobnicate
+	// CHECK-NEXT: bpfkeyctl: error: unknown command 'frobnicate'
+	// CHECK: [exit 2]
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}

@@ -1,0 +1,126 @@
+// After load, each key instance is in its key's initial state (key_a FALSE:
+// off, key_b TRUE: on): the loader creates one INSN_SET map per (key,
+// program) named after the key, with BPF_F_STATIC_KEY (| BPF_F_STATIC_KEY_ON)
+// and one entry per site in that program (its own sites and those of the
+// functions it calls), bound to the program; the template maps in .maps are
+// not created. A state set before load is the state the program loads with.
+//
+// RUN: rm -rf %t && mkdir -p %t/files
+// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_progs.c -o %t/progs.o
+// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_shared.c -o %t/shared.o
+// RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
+// RUN: %bpfkeys resolve %t/linked.o -o %t/files/e2e.o
+// RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s
+#include "e2e_loader.h"
+
+static void show_instance(struct bpf_program *prog, const char *key)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_program__static_key_fd(prog, key);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_map_get_info_by_fd(fd, &info, &len)) {
+		printf("FAIL: %s/%s: no instance map (%s)\n", key, bpf_program__name(prog),
+		       errname(fd < 0 ? fd : -errno));
+		failures++;
+		return;
+	}
+	printf("  %s/%s: name %s type %u max_entries %u map_extra %llu state %d\n", key,
+	       bpf_program__name(prog), info.name, info.type, info.max_entries,
+	       (unsigned long long)info.map_extra, bpf_program__static_key_state(prog, key));
+}
+
+static void show_prog_maps(struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
+		printf("FAIL: prog info: %s\n", strerror(errno));
+		failures++;
+		return;
+	}
+	printf("  %s: %u maps bound\n", bpf_program__name(prog), info.nr_map_ids);
+}
+
+/* libbpf keeps a placeholder fd (not a BPF map) for maps it does not create */
+static void show_template(struct bpf_object *obj, const char *name)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (!map) {
+		printf("FAIL: no template map %s\n", name);
+		failures++;
+	} else if (bpf_map_get_info_by_fd(bpf_map__fd(map), &info, &len) == 0) {
+		printf("FAIL: template %s was created: map id %u\n", name, info.id);
+		failures++;
+	} else {
+		printf("  %s: no BPF map\n", name);
+	}
+}
+
+int main(void)
+{
+	struct bpf_object *obj = e2e_open("/files/e2e.o");
+	struct bpf_program *one, *two;
+
+	e2e_load(obj);
+	one = e2e_prog(obj, "prog_one");
+	two = e2e_prog(obj, "prog_two");
+
+	// CHECK-LABEL: default initial states
+	// CHECK-NEXT: prog_one = 2
+	// CHECK-NEXT: prog_two = 32
+	printf("default initial states\n");
+	e2e_expect_run(one, 2);
+	e2e_expect_run(two, 32);
+
+	// CHECK-LABEL: instances
+	// CHECK-NEXT: key_a/prog_one: name key_a type 34 max_entries 2 map_extra 1 state 0
+	// CHECK-NEXT: key_a/prog_two: name key_a type 34 max_entries 2 map_extra 1 state 0
+	// CHECK-NEXT: key_b/prog_one: name key_b type 34 max_entries 1 map_extra 3 state 1
+	// CHECK-NEXT: key_b/prog_two: name key_b type 34 max_entries 1 map_extra 3 state 1
+	// CHECK-NEXT: prog_one: 2 maps bound
+	// CHECK-NEXT: prog_two: 2 maps bound
+	printf("instances\n");
+	show_instance(one, "key_a");
+	show_instance(two, "key_a");
+	show_instance(one, "key_b");
+	show_instance(two, "key_b");
+	show_prog_maps(one);
+	show_prog_maps(two);
+
+	// CHECK-LABEL: templates
+	// CHECK-NEXT: key_a: no BPF map
+	// CHECK-NEXT: key_b: no BPF map
+	printf("templates\n");
+	show_template(obj, "key_a");
+	show_template(obj, "key_b");
+	bpf_object__close(obj);
+
+	// CHECK-LABEL: set before load: key_a on, key_b off in prog_two
+	// CHECK-NEXT: prog_one = 7
+	// CHECK-NEXT: prog_two = 24
+	// CHECK-NEXT: key_a/prog_one: name key_a type 34 max_entries 2 map_extra 3 state 1
+	// CHECK-NEXT: key_b/prog_two: name key_b type 34 max_entries 1 map_extra 1 state 0
+	printf("set before load: key_a on, key_b off in prog_two\n");
+	obj = e2e_open("/files/e2e.o");
+	one = e2e_prog(obj, "prog_one");
+	two = e2e_prog(obj, "prog_two");
+	e2e_ok("set key_a", bpf_object__set_static_key(obj, "key_a", true));
+	e2e_ok("set prog_two key_b", bpf_program__set_static_key(two, "key_b", false));
+	e2e_load(obj);
+	e2e_expect_run(one, 7);
+	e2e_expect_run(two, 24);
+	show_instance(one, "key_a");
+	show_instance(two, "key_b");
+	bpf_object__close(obj);
+
+	// CHECK: PASSED
+	return finish();
+}

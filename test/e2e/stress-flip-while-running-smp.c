@@ -1,0 +1,117 @@
+// Two vCPUs: one thread flips key_b of prog_one (one site) 2,000 times
+// while another runs prog_one in a loop. No crash, every run returns one of
+// the two valid results (2: key_b on, 0: off), and after the flipper stops
+// the program behaves as the state last set. Then the same with key_a of
+// prog_one, whose instance has two sites (prog_one's own and shared_fn's):
+// the sites of one instance are patched one after the other, so a run may
+// see one flipped and not the other; only the four combinations may occur.
+// Every valid result must be seen: the runs really overlapped the flips.
+//
+// qemu runs with single-threaded TCG (vCPUs interleaved on one host
+// thread): the kernel sees two CPUs, IPIs and int3s hit on the other CPU,
+// but qemu 7.2's multi-threaded TCG executes stale translations of
+// cross-modified code. Measured with a debug build of text_poke_bp_batch():
+// under thread=multi the running vCPU traps on an int3 after the poke has
+// completed (all three IPI syncs done, bp_desc released) and while memory
+// holds the new jmp byte, i.e. it executed a translation made while the
+// int3 was in memory, which x86 forbids after a serializing IPI.
+// 2,000 flips per key take ~40 s of TCG time (~650 runs per flip).
+//
+// RUN: rm -rf %t && mkdir -p %t/files
+// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_progs.c -o %t/progs.o
+// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_shared.c -o %t/shared.o
+// RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
+// RUN: %bpfkeys resolve %t/linked.o -o %t/files/e2e.o
+// RUN: env BPFSK_QEMU_FILES=%t/files BPFSK_QEMU_SMP=2 BPFSK_QEMU_TCG_THREAD=single BPFSK_QEMU_TIMEOUT=600 %qemu-run %s | FileCheck %s
+#include "e2e_loader.h"
+#include <pthread.h>
+#include <sys/sysinfo.h>
+
+#define FLIPS 2000
+
+static struct bpf_program *one;
+static const char *flip_key;
+static volatile int flipping;
+static int flip_errors;
+
+static void *flipper(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < FLIPS; i++) {
+		/* ends with i = FLIPS - 1, odd: on */
+		if (bpf_program__set_static_key(one, flip_key, i & 1))
+			flip_errors++;
+	}
+	flipping = 0;
+	return NULL;
+}
+
+/* counts[r] for r < 8 */
+static void stress(const char *key, __u32 valid_mask, __u32 final_want)
+{
+	unsigned long counts[8] = { 0 }, runs = 0, bad = 0;
+	pthread_t t;
+	int r;
+
+	flip_key = key;
+	flipping = 1;
+	flip_errors = 0;
+	if (pthread_create(&t, NULL, flipper, NULL)) {
+		printf("FAIL: pthread_create\n");
+		exit(1);
+	}
+	while (flipping) {
+		r = prog_run(bpf_program__fd(one));
+		runs++;
+		if (r < 8 && (valid_mask & (1u << r)))
+			counts[r]++;
+		else
+			bad++;
+	}
+	pthread_join(t, NULL);
+	printf("%s: %d flips, %d errors, %lu runs, %lu invalid results\n", key, FLIPS,
+	       flip_errors, runs, bad);
+	for (r = 0; r < 8; r++)
+		if (counts[r])
+			printf("  %s: result %d seen %lu times\n", key, r, counts[r]);
+	if (flip_errors || bad || runs < 100) {
+		printf("FAIL: %s: stress\n", key);
+		failures++;
+	}
+	printf("%s final state: %d\n", key, bpf_program__static_key_state(one, key));
+	e2e_expect_run(one, final_want);
+}
+
+int main(void)
+{
+	struct bpf_object *obj = e2e_open("/files/e2e.o");
+
+	// CHECK: online cpus: 2
+	printf("online cpus: %d\n", get_nprocs());
+	e2e_load(obj);
+	one = e2e_prog(obj, "prog_one");
+
+	// CHECK: key_b: 2000 flips, 0 errors, {{[0-9]+}} runs, 0 invalid results
+	// CHECK-NEXT: key_b: result 0 seen {{[1-9][0-9]*}} times
+	// CHECK-NEXT: key_b: result 2 seen {{[1-9][0-9]*}} times
+	// CHECK-NEXT: key_b final state: 1
+	// CHECK-NEXT: prog_one = 2
+	stress("key_b", 1u << 0 | 1u << 2, 2);
+
+	/* key_b off, so that prog_one = key_a's two sites: 0, 1, 4 or 5 */
+	e2e_ok("key_b off", bpf_program__set_static_key(one, "key_b", false));
+	// CHECK: key_a: 2000 flips, 0 errors, {{[0-9]+}} runs, 0 invalid results
+	// CHECK-NEXT: key_a: result 0 seen {{[1-9][0-9]*}} times
+	// CHECK-NEXT: key_a: result 1 seen {{[1-9][0-9]*}} times
+	// CHECK-NEXT: key_a: result 4 seen {{[1-9][0-9]*}} times
+	// CHECK-NEXT: key_a: result 5 seen {{[1-9][0-9]*}} times
+	// CHECK-NEXT: key_a final state: 1
+	// CHECK-NEXT: prog_one = 5
+	stress("key_a", 1u << 0 | 1u << 1 | 1u << 4 | 1u << 5, 5);
+
+	bpf_object__close(obj);
+	// CHECK: PASSED
+	return finish();
+}

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bpfkeyctl: load an object resolved by `bpfkeys resolve`, pin its programs
+ * and static key instances, run the programs and flip keys by name.
+ *
+ * Pinned layout (PINDIR on a BPF file system):
+ *   PINDIR/progs/PROG        each loaded program
+ *   PINDIR/keys/KEY/PROG     the instance of KEY bound to PROG (an INSN_SET map)
+ *   PINDIR/state             ARRAY map: the state of each key (by its index in
+ *                            the sorted key list) as last set by bpfkeyctl; the
+ *                            kernel has no call to read a key's state back
+ *
+ * Statically linked against the patched libbpf (scripts/build-kernel.sh),
+ * so that it runs in the qemu initramfs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC 0xcafe4a11
+#endif
+
+static const char *prog_name = "bpfkeyctl";
+static bool verbose;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bpfkeyctl load [--set KEY=on|off]... OBJ PINDIR\n"
+		"       bpfkeyctl run PINNED_PROG [--repeat N] [--size BYTES]\n"
+		"       bpfkeyctl set PINDIR KEY on|off\n"
+		"       bpfkeyctl list PINDIR\n"
+		"       bpfkeyctl jited PINNED_PROG\n"
+		"       bpfkeyctl --help\n"
+		"\n"
+		"Loads objects post-processed by `bpfkeys resolve` with the patched libbpf\n"
+		"and flips their static keys (docs/abi.md).\n"
+		"\n"
+		"  load   load OBJ (one instance per key and program that uses it), pin\n"
+		"         programs at PINDIR/progs/PROG and key instances at\n"
+		"         PINDIR/keys/KEY/PROG; --set overrides a key's initial state\n"
+		"  run    BPF_PROG_TEST_RUN a pinned program on a zeroed packet of --size\n"
+		"         bytes (default 64), --repeat times (default 1); prints retval\n"
+		"         and the kernel's mean duration per run\n"
+		"  set    set every instance of KEY on or off\n"
+		"  list   programs, keys, their instances and states\n"
+		"  jited  hex dump of a pinned program's JIT image\n"
+		"\n"
+		"  -v, --verbose   libbpf debug output\n");
+}
+
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: error: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static const char *errstr(int err)
+{
+	static char buf[128];
+
+	libbpf_strerror(err < 0 ? err : -err, buf, sizeof(buf));
+	return buf;
+}
+
+static int parse_state(const char *s, bool *on)
+{
+	if (!strcmp(s, "on") || !strcmp(s, "1") || !strcmp(s, "true"))
+		*on = true;
+	else if (!strcmp(s, "off") || !strcmp(s, "0") || !strcmp(s, "false"))
+		*on = false;
+	else
+		return -1;
+	return 0;
+}
+
+static int check_bpffs(const char *path)
+{
+	struct statfs st;
+
+	if (statfs(path, &st))
+		return fail("%s: %s", path, strerror(errno));
+	if ((unsigned long)st.f_type != BPF_FS_MAGIC)
+		return fail("%s: not on a BPF file system (mount -t bpf bpf /sys/fs/bpf)", path);
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return fail("mkdir %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* "on"/"off"/"?" for key number idx, from PINDIR/state */
+static const char *key_state(int state_fd, int idx)
+{
+	__u32 k = idx, v;
+
+	if (state_fd < 0 || bpf_map_lookup_elem(state_fd, &k, &v))
+		return "?";
+	return v ? "on" : "off";
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	char path[PATH_MAX], *sets[64];
+	int nsets = 0, i, k, err, state_fd;
+	struct bpf_program *prog;
+	struct bpf_object *obj;
+	const char *obj_path, *pindir;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--set") && i + 1 < argc && nsets < 64) {
+			sets[nsets++] = argv[++i];
+		} else if (!strncmp(argv[i], "--set=", 6) && nsets < 64) {
+			sets[nsets++] = argv[i] + 6;
+		} else {
+			break;
+		}
+	}
+	if (argc - i != 2) {
+		usage(stderr);
+		return 2;
+	}
+	obj_path = argv[i];
+	pindir = argv[i + 1];
+
+	obj = bpf_object__open_file(obj_path, NULL);
+	if (!obj)
+		return fail("%s: cannot open: %s", obj_path, errstr(errno));
+	for (i = 0; i < nsets; i++) {
+		char *eq = strchr(sets[i], '=');
+		bool on;
+
+		if (!eq || parse_state(eq + 1, &on)) {
+			bpf_object__close(obj);
+			return fail("--set %s: expected KEY=on|off", sets[i]);
+		}
+		*eq = '\0';
+		err = bpf_object__set_static_key(obj, sets[i], on);
+		if (err) {
+			bpf_object__close(obj);
+			return fail("%s: --set %s: %s", obj_path, sets[i],
+				    err == -ENOENT ? "no such static key" : strerror(-err));
+		}
+	}
+	err = bpf_object__load(obj);
+	if (err) {
+		bpf_object__close(obj);
+		return fail("%s: cannot load: %s", obj_path, errstr(err));
+	}
+
+	if (mkdir_p(pindir) || check_bpffs(pindir))
+		goto err_out;
+	snprintf(path, sizeof(path), "%s/progs", pindir);
+	if (mkdir_p(path))
+		goto err_out;
+	bpf_object__for_each_program(prog, obj) {
+		if (bpf_program__fd(prog) < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/progs/%s", pindir, bpf_program__name(prog));
+		err = bpf_program__pin(prog, path);
+		if (err) {
+			fail("pin %s: %s", path, strerror(-err));
+			goto err_out;
+		}
+		printf("program %s: %s\n", bpf_program__name(prog), path);
+	}
+
+	/* the state map: one u32 per key, in the object's (sorted) key order */
+	{
+		LIBBPF_OPTS(bpf_map_create_opts, opts);
+		int nkeys = bpf_object__static_key_cnt(obj);
+
+		state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfkeyctl_state", 4, 4,
+					  nkeys ? nkeys : 1, &opts);
+		if (state_fd < 0) {
+			fail("cannot create the state map: %s", strerror(errno));
+			goto err_out;
+		}
+		snprintf(path, sizeof(path), "%s/state", pindir);
+		unlink(path);
+		if (bpf_obj_pin(state_fd, path)) {
+			fail("pin %s: %s", path, strerror(errno));
+			goto err_out;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/keys", pindir);
+	if (mkdir_p(path))
+		goto err_out;
+	for (k = 0; k < bpf_object__static_key_cnt(obj); k++) {
+		const char *key = bpf_object__static_key_name(obj, k);
+		__u32 idx = k, st = 0;
+		int n = 0;
+
+		snprintf(path, sizeof(path), "%s/keys/%s", pindir, key);
+		if (mkdir_p(path))
+			goto err_out;
+		bpf_object__for_each_program(prog, obj) {
+			int fd = bpf_program__static_key_fd(prog, key);
+
+			if (fd < 0)
+				continue;
+			st = bpf_program__static_key_state(prog, key) == 1;
+			snprintf(path, sizeof(path), "%s/keys/%s/%s", pindir, key,
+				 bpf_program__name(prog));
+			if (bpf_obj_pin(fd, path)) {
+				fail("pin %s: %s", path, strerror(errno));
+				goto err_out;
+			}
+			n++;
+		}
+		if (bpf_map_update_elem(state_fd, &idx, &st, BPF_ANY)) {
+			fail("state map: %s", strerror(errno));
+			goto err_out;
+		}
+		printf("key %s: %s, %d instance(s)\n", key, n ? (st ? "on" : "off") : "unused", n);
+	}
+	bpf_object__close(obj);
+	return 0;
+
+err_out:
+	bpf_object__close(obj);
+	return 1;
+}
+
+/*
+ * BPF_OBJ_GET_INFO_BY_FD answers for maps and links too, so the fd's type
+ * comes from its fdinfo: only programs have a prog_type line.
+ */
+static bool fd_is_prog(int fd)
+{
+	char path[64], line[256];
+	bool is_prog = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "prog_type:", 10))
+			is_prog = true;
+	fclose(f);
+	return is_prog;
+}
+
+static int open_pinned_prog(const char *path)
+{
+	int fd;
+
+	fd = bpf_obj_get(path);
+	if (fd < 0) {
+		fail("%s: %s", path, errno == ENOENT ? "no such pinned program" : strerror(errno));
+		return -1;
+	}
+	if (!fd_is_prog(fd)) {
+		fail("%s: not a BPF program", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	unsigned long repeat = 1, size = 64;
+	unsigned char *pkt;
+	const char *path = NULL;
+	int i, fd, err;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+			size = strtoul(argv[++i], NULL, 0);
+		else if (!path && argv[i][0] != '-')
+			path = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!path || !repeat || repeat > UINT32_MAX || size < 14 || size > 65536) {
+		usage(stderr);
+		return 2;
+	}
+	fd = open_pinned_prog(path);
+	if (fd < 0)
+		return 1;
+	pkt = calloc(1, size);
+	if (!pkt)
+		return fail("out of memory");
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = size,
+			    .repeat = repeat);
+
+		err = bpf_prog_test_run_opts(fd, &opts);
+		if (err) {
+			free(pkt);
+			close(fd);
+			return fail("%s: BPF_PROG_TEST_RUN: %s", path, strerror(errno));
+		}
+		printf("retval %u", opts.retval);
+		if (repeat > 1)
+			printf(" (%lu runs, %u ns/run)", repeat, opts.duration);
+		printf("\n");
+	}
+	free(pkt);
+	close(fd);
+	return 0;
+}
+
+static int key_index(const char *pindir, const char *key)
+{
+	char path[PATH_MAX];
+	struct dirent **names;
+	int n, i, idx = -1, found = -1;
+
+	snprintf(path, sizeof(path), "%s/keys", pindir);
+	n = scandir(path, &names, NULL, alphasort);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			idx++;
+			if (!strcmp(names[i]->d_name, key))
+				found = idx;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return found;
+}
+
+static int check_pindir(const char *pindir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (stat(pindir, &st))
+		return fail("%s: %s", pindir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/keys", pindir);
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return fail("%s: no object loaded here (bpfkeyctl load OBJ %s)", pindir, pindir);
+	return 0;
+}
+
+static int cmd_set(int argc, char **argv)
+{
+	char path[PATH_MAX], ipath[PATH_MAX + 256];
+	const char *pindir, *key;
+	struct dirent **names;
+	int n, i, fd, state_fd, idx, err = 0, flipped = 0;
+	bool on;
+
+	if (argc != 3) {
+		usage(stderr);
+		return 2;
+	}
+	pindir = argv[0];
+	key = argv[1];
+	if (parse_state(argv[2], &on))
+		return fail("state '%s': expected on or off", argv[2]);
+	if (check_pindir(pindir))
+		return 1;
+	idx = key_index(pindir, key);
+	if (idx < 0 || strchr(key, '/'))
+		return fail("%s: unknown key '%s' (bpfkeyctl list %s)", pindir, key, pindir);
+
+	snprintf(path, sizeof(path), "%s/keys/%s", pindir, key);
+	n = scandir(path, &names, NULL, alphasort);
+	if (n < 0)
+		return fail("%s: %s", path, strerror(errno));
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] == '.')
+			goto next;
+		snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
+		fd = bpf_obj_get(ipath);
+		if (fd < 0) {
+			err = fail("%s: %s", ipath, strerror(errno));
+			goto next;
+		}
+		if (bpf_static_key_update(fd, on)) {
+			err = fail("%s: cannot set %s: %s%s", ipath, on ? "on" : "off",
+				   strerror(errno),
+				   errno == EINVAL ? " (not a static key bound to a loaded program)" : "");
+		} else {
+			printf("%s/%s: %s\n", key, names[i]->d_name, on ? "on" : "off");
+			flipped++;
+		}
+		close(fd);
+next:
+		free(names[i]);
+	}
+	free(names);
+	if (!flipped && !err)
+		printf("%s: unused key, no instance\n", key);
+
+	snprintf(path, sizeof(path), "%s/state", pindir);
+	state_fd = bpf_obj_get(path);
+	if (state_fd >= 0) {
+		__u32 k = idx, v = on;
+
+		if (!err)
+			bpf_map_update_elem(state_fd, &k, &v, BPF_ANY);
+		close(state_fd);
+	}
+	return err;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	char path[PATH_MAX], ipath[2 * PATH_MAX];
+	struct dirent **names, **inst;
+	const char *pindir;
+	int n, m, i, j, idx = 0, state_fd;
+
+	if (argc != 1) {
+		usage(stderr);
+		return 2;
+	}
+	pindir = argv[0];
+	if (check_pindir(pindir))
+		return 1;
+
+	snprintf(path, sizeof(path), "%s/progs", pindir);
+	n = scandir(path, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			struct bpf_prog_info info = {};
+			__u32 len = sizeof(info);
+			int fd;
+
+			snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
+			fd = bpf_obj_get(ipath);
+			if (fd >= 0 && !bpf_prog_get_info_by_fd(fd, &info, &len))
+				printf("program %s: id %u, %u bytes jited, %u maps\n",
+				       names[i]->d_name, info.id, info.jited_prog_len,
+				       info.nr_map_ids);
+			else
+				printf("program %s: ?\n", names[i]->d_name);
+			if (fd >= 0)
+				close(fd);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+
+	snprintf(path, sizeof(path), "%s/state", pindir);
+	state_fd = bpf_obj_get(path);
+	snprintf(path, sizeof(path), "%s/keys", pindir);
+	n = scandir(path, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] == '.')
+			goto next_key;
+		snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
+		m = scandir(ipath, &inst, NULL, alphasort);
+		printf("key %s: %s\n", names[i]->d_name, key_state(state_fd, idx++));
+		for (j = 0; j < m; j++) {
+			if (inst[j]->d_name[0] != '.') {
+				struct bpf_map_info info = {};
+				__u32 len = sizeof(info);
+				char mpath[3 * PATH_MAX];
+				int fd;
+
+				snprintf(mpath, sizeof(mpath), "%s/%s", ipath, inst[j]->d_name);
+				fd = bpf_obj_get(mpath);
+				if (fd >= 0 && !bpf_map_get_info_by_fd(fd, &info, &len))
+					printf("  instance %s/%s: map id %u, %u site(s)\n",
+					       names[i]->d_name, inst[j]->d_name, info.id,
+					       info.max_entries);
+				if (fd >= 0)
+					close(fd);
+			}
+			free(inst[j]);
+		}
+		if (m >= 0)
+			free(inst);
+next_key:
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	if (state_fd >= 0)
+		close(state_fd);
+	return 0;
+}
+
+static int cmd_jited(int argc, char **argv)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), i;
+	unsigned char *buf;
+	int fd;
+
+	if (argc != 1) {
+		usage(stderr);
+		return 2;
+	}
+	fd = open_pinned_prog(argv[0]);
+	if (fd < 0)
+		return 1;
+	if (bpf_prog_get_info_by_fd(fd, &info, &len))
+		return fail("%s: %s", argv[0], strerror(errno));
+	buf = calloc(1, info.jited_prog_len + 1);
+	if (!buf)
+		return fail("out of memory");
+	{
+		__u32 jlen = info.jited_prog_len;
+
+		memset(&info, 0, sizeof(info));
+		info.jited_prog_len = jlen;
+		info.jited_prog_insns = (__u64)(unsigned long)buf;
+		len = sizeof(info);
+		if (bpf_prog_get_info_by_fd(fd, &info, &len))
+			return fail("%s: %s", argv[0], strerror(errno));
+		for (i = 0; i < jlen; i++)
+			printf("%s%02x%s", i % 16 ? "" : "  ", buf[i],
+			       i % 16 == 15 || i + 1 == jlen ? "\n" : " ");
+		if (!jlen)
+			printf("  (no JIT image: kernel.kptr_restrict or bpf_jit_harden?)\n");
+	}
+	free(buf);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'v':
+			verbose = true;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	libbpf_set_print(libbpf_print);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	cmd = argv[optind++];
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(cmd, "load"))
+		return cmd_load(argc, argv);
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc, argv);
+	if (!strcmp(cmd, "set"))
+		return cmd_set(argc, argv);
+	if (!strcmp(cmd, "list"))
+		return cmd_list(argc, argv);
+	if (!strcmp(cmd, "jited"))
+		return cmd_jited(argc, argv);
+	fail("unknown command '%s'", cmd);
+	usage(stderr);
+	return 2;
+}
