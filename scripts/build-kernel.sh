@@ -80,7 +80,7 @@ extract() {
 
 check_version() {
 	local v
-	v=$(make -s -C "$tree" kernelversion 2>/dev/null)
+	v=$(make -s -C "$tree" kernelversion 2>/dev/null) || v="(unreadable)"
 	[ "$v" = "$want_version" ] || die "tarball has kernel $v, expected $want_version"
 }
 
