@@ -96,8 +96,10 @@ check_version
 
 # Files the old or the new series touch, relative to $tree.
 touched_files() {
-	cat "$tree"/.bpfsk-applied/*.patch "${patches[@]}" 2>/dev/null |
-		sed -n 's|^+++ b/||p' | sort -u
+	# a freshly extracted tree has no series applied yet
+	local old=("$tree"/.bpfsk-applied/*.patch)
+	[ -e "${old[0]}" ] || old=()
+	cat "${old[@]}" "${patches[@]}" | sed -n 's|^+++ b/||p' | sort -u
 }
 
 if [ "$(applied_hash)" != "$series_hash" ]; then
