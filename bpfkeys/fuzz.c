@@ -33,6 +33,21 @@ static size_t read_back(int fd, uint8_t **out)
 	return done;
 }
 
+/* An object bpfkeys wrote and cannot read back: say why (the reader's own message) before crashing. */
+static void unreadable_output(const char *what, const uint8_t *bytes, size_t size, bool analyze)
+{
+	struct bk_object again;
+
+	bk_quiet = false;
+	if (bk_object_read_memory(&again, what, bytes, size) == 0) {
+		if (analyze)
+			bk_analyze(&again);
+		bk_object_free(&again);
+	}
+	fprintf(stderr, "fuzz: %s: what bpfkeys wrote does not read back as expected\n", what);
+	abort();
+}
+
 /* What resolve writes must read back as a resolved object with the same tables. */
 static void roundtrip_resolved(struct bk_object *obj)
 {
@@ -50,9 +65,9 @@ static void roundtrip_resolved(struct bk_object *obj)
 		    !again.instances_section ||
 		    bk_format_parse(&again, again.sections[again.instances_section].data,
 				    again.sections[again.instances_section].shdr.sh_size, &view) != 0)
-			abort();
+			unreadable_output("resolved.o", bytes, size, false);
 		if (view.instance_count != obj->instance_count || view.site_count != obj->instance_site_count)
-			abort();
+			unreadable_output("resolved.o", bytes, size, false);
 		bk_format_view_free(&view);
 		bk_object_free(&again);
 		free(bytes);
@@ -74,10 +89,10 @@ static void lower_to_memory(struct bk_object *obj)
 		size = read_back(fd, &bytes);
 		if (bk_object_read_memory(&again, "lowered.o", bytes, size) != 0 ||
 		    again.static_keys_section || bk_analyze(&again) != 0 || again.site_count != 0)
-			abort();
+			unreadable_output("lowered.o", bytes, size, true);
 		for (size_t k = 0; k < again.key_count; k++)
 			if (again.keys[k].is_static_key)
-				abort();
+				unreadable_output("lowered.o", bytes, size, true);
 		bk_object_free(&again);
 		free(bytes);
 	}

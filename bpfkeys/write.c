@@ -95,30 +95,41 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 	Elf *out = NULL;
 	int err = -1;
 
-	/* which sections and symbols survive */
+	/*
+	 * Which sections and symbols survive: a relocation section goes with
+	 * the section it relocates, a symbol with its section, .llvm_addrsig
+	 * (symbol indices) as soon as one symbol goes. Each rule can trigger
+	 * another (a relocated .llvm_addrsig, symbols defined in a dropped
+	 * relocation section), so apply them until nothing more goes.
+	 */
 	for (size_t i = 1; i < n; i++)
 		drop[i] = edit->drop_section[i];
-	for (size_t i = 1; i < n; i++) {
-		const GElf_Shdr *sh = &obj->sections[i].shdr;
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t i = 1; i < n; i++) {
+			const GElf_Shdr *sh = &obj->sections[i].shdr;
 
-		if (sh->sh_type == SHT_REL && drop[sh->sh_info])
-			drop[i] = true;
+			if (!drop[i] && sh->sh_type == SHT_REL && drop[sh->sh_info])
+				drop[i] = more = true;
+		}
+		symbols_changed = false;
+		for (size_t j = 1; j < obj->symbol_count; j++) {
+			const GElf_Sym *sym = &obj->symbols[j];
+
+			drop_sym[j] = edit->drop_symbol[j] ||
+				      (sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE &&
+				       drop[sym->st_shndx]);
+			symbols_changed |= drop_sym[j];
+		}
+		for (size_t i = 1; i < n; i++)
+			if (!drop[i] && symbols_changed &&
+			    obj->sections[i].shdr.sh_type == SHT_LLVM_ADDRSIG)
+				drop[i] = more = true;
 	}
 	if (drop[obj->symtab] || drop[obj->shstrndx] || drop[obj->sections[obj->symtab].shdr.sh_link]) {
 		bk_error(obj, "internal error: cannot drop the symbol or string tables");
 		goto out;
 	}
-	for (size_t j = 1; j < obj->symbol_count; j++) {
-		const GElf_Sym *sym = &obj->symbols[j];
-
-		drop_sym[j] = edit->drop_symbol[j] ||
-			      (sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE &&
-			       drop[sym->st_shndx]);
-		symbols_changed |= drop_sym[j];
-	}
-	for (size_t i = 1; i < n; i++)
-		if (symbols_changed && obj->sections[i].shdr.sh_type == SHT_LLVM_ADDRSIG)
-			drop[i] = true;
 	for (size_t i = 1; i < n; i++)
 		if (!drop[i])
 			sec_map[i] = kept++;

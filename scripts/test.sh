@@ -46,6 +46,26 @@ failed=$(count '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:')
 # A skipped test is no pass: this suite has no optional features, so any
 # UNSUPPORTED/XFAIL is a mistake and fails the run.
 skipped=$(count '^ *(Unsupported|Skipped|Expectedly Failed|Excluded) *:')
+# lit prints a failing test's output where it fails, in the middle of a long
+# log; repeat the part that says why (error lines and the end of the output)
+# last, where a truncated CI log still shows it.
+if [ "$failed" -gt 0 ]; then
+	echo
+	echo "== why they failed"
+	awk '
+		/^\*+ TEST .* FAILED \*+$/ { name = $0; n = 0; inside = 1; next }
+		inside && /^\*+$/ {
+			print name
+			for (i = 0; i < nerr && i < 10; i++) print "  " err[i]
+			print "  [...] last lines of its output:"
+			for (i = (n > 25 ? n - 25 : 0); i < n; i++) print "  " tail[i % 25]
+			inside = 0; nerr = 0; next
+		}
+		inside {
+			if ($0 ~ /(error|FAIL|panic|BUG|Oops)/ && nerr < 10) err[nerr++] = $0
+			tail[n++ % 25] = $0
+		}' "$log"
+fi
 echo
 echo "${passed:-0} passed, ${failed} failed, ${skipped} skipped"
 [ "$lit_rc" -eq 0 ] && [ "${passed:-0}" -gt 0 ] && [ "$skipped" -eq 0 ]

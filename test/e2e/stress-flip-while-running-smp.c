@@ -1,5 +1,5 @@
-// Two vCPUs: one thread flips key_b of prog_one (one site) N times
-// while another runs prog_one in a loop. No crash, every run returns one of
+// Two vCPUs: one thread, on CPU 1, flips key_b of prog_one (one site) N
+// times while another, on CPU 0, runs prog_one in a loop. No crash, every run returns one of
 // the two valid results (2: key_b on, 0: off), and after the flipper stops
 // the program behaves as the state last set. Then the same with key_a of
 // prog_one, whose instance has two sites (prog_one's own and shared_fn's):
@@ -27,8 +27,12 @@
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/e2e.o
 // RUN: echo %stress_flips > %t/files/flips
 // RUN: env BPFSK_QEMU_FILES=%t/files BPFSK_QEMU_SMP=2 BPFSK_QEMU_TCG_THREAD=single BPFSK_QEMU_TIMEOUT=%stress_timeout %qemu-run %s | FileCheck %s -DFLIPS=%stress_flips
+#define _GNU_SOURCE /* CPU affinity */
 #include "e2e_loader.h"
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <string.h>
 #include <sys/sysinfo.h>
 
 /* flips per key: /files/flips, an even number (default 2,000 for CI) */
@@ -56,16 +60,29 @@ static void *flipper(void *arg)
 static void stress(const char *key, __u32 valid_mask, __u32 final_want)
 {
 	unsigned long counts[8] = { 0 }, runs = 0, bad = 0;
+	cpu_set_t flipper_cpu;
+	pthread_attr_t attr;
 	pthread_t t;
 	int r;
+
+	CPU_ZERO(&flipper_cpu);
+	CPU_SET(1, &flipper_cpu);
 
 	flip_key = key;
 	flipping = 1;
 	flip_errors = 0;
-	if (pthread_create(&t, NULL, flipper, NULL)) {
-		printf("FAIL: pthread_create\n");
+	/*
+	 * The flipper on CPU 1, the runs on CPU 0: the code is modified under
+	 * a CPU that runs it, whatever the guest's scheduler would choose (on
+	 * one CPU, a run could never see a flip half done).
+	 */
+	if (pthread_attr_init(&attr) ||
+	    pthread_attr_setaffinity_np(&attr, sizeof(flipper_cpu), &flipper_cpu) ||
+	    pthread_create(&t, &attr, flipper, NULL)) {
+		printf("FAIL: cannot start the flipper on CPU 1\n");
 		exit(1);
 	}
+	pthread_attr_destroy(&attr);
 	while (flipping) {
 		r = prog_run(bpf_program__fd(one));
 		runs++;
@@ -92,6 +109,7 @@ int main(void)
 {
 	struct bpf_object *obj = e2e_open("/files/e2e.o");
 	FILE *flips_file = fopen("/files/flips", "r");
+	cpu_set_t runner_cpu;
 
 	if (flips_file) {
 		if (fscanf(flips_file, "%d", &flips) != 1 || flips < 2 || flips % 2) {
@@ -103,6 +121,12 @@ int main(void)
 
 	// CHECK: online cpus: 2
 	printf("online cpus: %d\n", get_nprocs());
+	CPU_ZERO(&runner_cpu);
+	CPU_SET(0, &runner_cpu);
+	if (sched_setaffinity(0, sizeof(runner_cpu), &runner_cpu)) {
+		printf("FAIL: cannot run on CPU 0: %s\n", strerror(errno));
+		return 1;
+	}
 	e2e_load(obj);
 	one = e2e_prog(obj, "prog_one");
 
