@@ -14,6 +14,7 @@
 #include <gelf.h>
 
 #include "bpfkeys_format.h"
+#include "elfobj.h"
 
 #define BPFKEYS_VERSION_STRING "0.1.0"
 
@@ -106,6 +107,7 @@ struct bk_instance {
 };
 
 struct bk_object {
+	struct elfobj file;  /* what elfobj read and owns; the fields below point into it */
 	const char *path;
 	uint8_t *image;      /* the whole input file */
 	size_t image_size;
@@ -137,8 +139,6 @@ struct bk_object {
 };
 
 /* diag.c */
-extern const char *bk_progname;
-extern bool bk_quiet; /* no diagnostics (the fuzzer) */
 void bk_error(const struct bk_object *obj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bk_warn(const struct bk_object *obj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void *bk_xcalloc(size_t n, size_t size);

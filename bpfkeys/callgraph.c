@@ -79,7 +79,7 @@ int bk_build_functions(struct bk_object *obj)
 			return -1;
 		}
 		if (!*fn->name) {
-			bk_error(obj, "section %s: function at offset 0x%llx has no name",
+			bk_error(obj, "section '%s': function at offset 0x%llx has no name",
 				 obj->sections[fn->section].name,
 				 (unsigned long long)fn->start * BK_INSN_SIZE);
 			return -1;
@@ -158,7 +158,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 		if (insn.code == BPF_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) {
 			rel = bk_find_rel(sec, at, &nrel);
 			if (nrel > 1) {
-				bk_error(obj, "section %s offset 0x%llx: %zu relocations on one call",
+				bk_error(obj, "section '%s': offset 0x%llx: %zu relocations on one call",
 					 sec->name, (unsigned long long)at, nrel);
 				return -1;
 			}
@@ -172,7 +172,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 			if (GELF_R_TYPE(rel->r_info) != BK_R_BPF_64_32 || sym->st_shndx == SHN_UNDEF ||
 			    sym->st_shndx >= SHN_LORESERVE || !obj->sections[sym->st_shndx].exec ||
 			    sym->st_value % BK_INSN_SIZE) {
-				bk_error(obj, "section %s offset 0x%llx: call relocation (type %llu, symbol '%s') does not name a BPF function",
+				bk_error(obj, "section '%s': offset 0x%llx: call relocation (type %llu, symbol '%s') does not name a BPF function",
 					 sec->name, (unsigned long long)at,
 					 (unsigned long long)GELF_R_TYPE(rel->r_info),
 					 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
@@ -197,7 +197,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 					int64_t byte = (int64_t)sym->st_value + insn.imm;
 
 					if (byte % BK_INSN_SIZE) {
-						bk_error(obj, "section %s offset 0x%llx: function address is misaligned",
+						bk_error(obj, "section '%s': offset 0x%llx: function address is misaligned",
 							 sec->name, (unsigned long long)at);
 						return -1;
 					}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Diagnostics in the `bpfkeys: in.o: error: ...` form, and allocation that
+/* Diagnostics in elfobj's `bpfkeys: in.o: error: ...` form, and allocation that
  * exits on failure (an allocation failure is not a recoverable input error). */
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,19 +8,9 @@
 
 #include "bpfkeys.h"
 
-const char *bk_progname = "bpfkeys";
-bool bk_quiet;
-
 static void report(const struct bk_object *obj, const char *kind, const char *fmt, va_list ap)
 {
-	if (bk_quiet)
-		return;
-	if (obj && obj->path)
-		fprintf(stderr, "%s: %s: %s: ", bk_progname, obj->path, kind);
-	else
-		fprintf(stderr, "%s: %s: ", bk_progname, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	elfobj_vreport(obj ? obj->path : NULL, NULL, kind, fmt, ap);
 }
 
 void bk_error(const struct bk_object *obj, const char *fmt, ...)
@@ -43,7 +33,7 @@ void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 
 static void out_of_memory(void)
 {
-	fprintf(stderr, "%s: error: out of memory\n", bk_progname);
+	fprintf(stderr, "%s: error: out of memory\n", elfobj_progname);
 	exit(2);
 }
 

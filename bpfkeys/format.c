@@ -150,7 +150,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	hdr.string_size = (uint32_t)st.size;
 	total += st.size;
 	if (total > UINT32_MAX) {
-		bk_error(obj, "section %s would exceed 4 GiB", BPFKEYS_SECTION);
+		bk_error(obj, "section '%s' would exceed 4 GiB", BPFKEYS_SECTION);
 		free(keys);
 		free(insts);
 		free(sites);
@@ -190,16 +190,16 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 
 	memset(view, 0, sizeof(*view));
 	if (size < sizeof(hdr)) {
-		bk_error(obj, "section %s: truncated header", BPFKEYS_SECTION);
+		bk_error(obj, "section '%s': truncated header", BPFKEYS_SECTION);
 		return -1;
 	}
 	memcpy(&hdr, data, sizeof(hdr));
 	if (hdr.magic != BPFKEYS_MAGIC) {
-		bk_error(obj, "section %s: bad magic 0x%08x", BPFKEYS_SECTION, hdr.magic);
+		bk_error(obj, "section '%s': bad magic 0x%08x", BPFKEYS_SECTION, hdr.magic);
 		return -1;
 	}
 	if (hdr.version != BPFKEYS_FORMAT_VERSION) {
-		bk_error(obj, "section %s: format version %u, this bpfkeys reads version %d",
+		bk_error(obj, "section '%s': format version %u, this bpfkeys reads version %d",
 			 BPFKEYS_SECTION, hdr.version, BPFKEYS_FORMAT_VERSION);
 		return -1;
 	}
@@ -216,7 +216,7 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 		 data[hdr.string_offset + hdr.string_size - 1] != '\0')
 		what = "string table";
 	if (what) {
-		bk_error(obj, "section %s: bad %s", BPFKEYS_SECTION, what);
+		bk_error(obj, "section '%s': bad %s", BPFKEYS_SECTION, what);
 		return -1;
 	}
 	view->strings = (const char *)data + hdr.string_offset;
@@ -254,7 +254,7 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 			what = "site entry";
 	}
 	if (what) {
-		bk_error(obj, "section %s: bad %s", BPFKEYS_SECTION, what);
+		bk_error(obj, "section '%s': bad %s", BPFKEYS_SECTION, what);
 		bk_format_view_free(view);
 		return -1;
 	}

@@ -38,7 +38,7 @@ static void unreadable_output(const char *what, const uint8_t *bytes, size_t siz
 {
 	struct bk_object again;
 
-	bk_quiet = false;
+	elfobj_quiet = false;
 	if (bk_object_read_memory(&again, what, bytes, size) == 0) {
 		if (analyze)
 			bk_analyze(&again);
@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *built = NULL;
 	size_t built_size;
 
-	bk_quiet = true;
+	elfobj_quiet = true;
 
 	if (bk_object_read_memory(&obj, "fuzz.o", data, size) == 0) {
 		if (obj.instances_section && obj.sections[obj.instances_section].data &&

@@ -78,7 +78,7 @@ static int edit_btf(struct bk_object *obj, struct btf_edit *e, uint8_t **out, si
 		return 0;
 	memcpy(&hdr, sec->data, sizeof(hdr));
 	if (hdr.str_off != hdr.type_off + hdr.type_len) {
-		bk_error(obj, "section .BTF: strings do not follow types; cannot edit");
+		bk_error(obj, "section '.BTF': strings do not follow types; cannot edit");
 		return -1;
 	}
 	/* libbpf keeps an unmodified BTF's types contiguous, as in the file */
@@ -88,7 +88,7 @@ static int edit_btf(struct bk_object *obj, struct btf_edit *e, uint8_t **out, si
 	ds_off = types_start + (uint64_t)((const uint8_t *)ds - (const uint8_t *)first);
 	if (ds_off + sizeof(*ds) > sec->shdr.sh_size ||
 	    memcmp(sec->data + ds_off, ds, sizeof(*ds)) != 0) {
-		bk_error(obj, "section .BTF: cannot locate DATASEC .maps");
+		bk_error(obj, "section '.BTF': cannot locate DATASEC .maps");
 		return -1;
 	}
 	e->section = obj->btf_section;
@@ -228,7 +228,7 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 			    !is_site(obj, s, i)) {
 				ssize_t f = bk_function_at(obj, s, i);
 
-				bk_error(obj, "section %s offset 0x%llx%s%s%s: static branch without a .static_keys entry",
+				bk_error(obj, "section '%s': offset 0x%llx%s%s%s: static branch without a .static_keys entry",
 					 sec->name, (unsigned long long)i * BK_INSN_SIZE,
 					 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
 					 f >= 0 ? "')" : "");

@@ -75,7 +75,7 @@ int bk_read_keys(struct bk_object *obj)
 	if (!obj->maps_section)
 		return 0;
 	if (!obj->btf) {
-		bk_error(obj, "section .maps: no .BTF to describe its maps");
+		bk_error(obj, "section '.maps': no .BTF to describe its maps (compile with -g)");
 		return -1;
 	}
 	id = btf__find_by_name_kind(obj->btf, BK_MAPS_SEC, BTF_KIND_DATASEC);
@@ -101,13 +101,13 @@ int bk_read_keys(struct bk_object *obj)
 		size_t sym, lo = 0, hi = map_sym_count;
 
 		if (!var || !btf_is_var(var)) {
-			bk_error(obj, "section .BTF: DATASEC .maps entry %d is not a variable", i);
+			bk_error(obj, "section '.BTF': DATASEC .maps entry %d is not a variable", i);
 			free(map_syms);
 			return -1;
 		}
 		name = btf__name_by_offset(obj->btf, var->name_off);
 		if (!name || !*name) {
-			bk_error(obj, "section .BTF: DATASEC .maps entry %d has no name", i);
+			bk_error(obj, "section '.BTF': DATASEC .maps entry %d has no name", i);
 			free(map_syms);
 			return -1;
 		}
@@ -143,7 +143,7 @@ int bk_read_keys(struct bk_object *obj)
 		obj->symbol_key[obj->keys[i].symbol] = (ssize_t)i;
 	for (size_t i = 1; i < obj->key_count; i++)
 		if (strcmp(obj->keys[i].name, obj->keys[i - 1].name) == 0) {
-			bk_error(obj, "section .maps: two maps named '%s'", obj->keys[i].name);
+			bk_error(obj, "section '.maps': two maps named '%s'", obj->keys[i].name);
 			return -1;
 		}
 	return 0;

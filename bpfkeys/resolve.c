@@ -54,19 +54,19 @@ static int check_entry_relocations(struct bk_object *obj, const struct bk_sectio
 		unsigned type = (unsigned)GELF_R_TYPE(rel->r_info);
 
 		if (off >= sk->shdr.sh_size || field < 0) {
-			bk_error(obj, "section %s: relocation at offset 0x%llx is not on an entry field",
+			bk_error(obj, "section '%s': relocation at offset 0x%llx is not on an entry field",
 				 BK_STATIC_KEYS_REL_SEC, (unsigned long long)off);
 			errors++;
 			continue;
 		}
 		if (!field_accepts(field, type)) {
-			bk_error(obj, "section %s: entry %llu field %s: relocation type %u, expected %s",
+			bk_error(obj, "section '%s': entry %llu field %s: relocation type %u, expected %s",
 				 BK_STATIC_KEYS_REL_SEC, (unsigned long long)(off / STATIC_KEY_ENTRY_SIZE),
 				 field_names[field], type, type_names[field]);
 			errors++;
 		}
 		if (i > 0 && sk->rels[i - 1].r_offset == off) {
-			bk_error(obj, "section %s: entry %llu field %s has more than one relocation",
+			bk_error(obj, "section '%s': entry %llu field %s has more than one relocation",
 				 BK_STATIC_KEYS_REL_SEC, (unsigned long long)(off / STATIC_KEY_ENTRY_SIZE),
 				 field_names[field]);
 			errors++;
@@ -111,7 +111,7 @@ static int read_entry(struct bk_object *obj, const struct bk_section *sk, size_t
 	for (int i = 0; i < 3; i++) {
 		rel[i] = bk_find_rel(sk, base + (uint64_t)i * 4, &n);
 		if (!rel[i]) {
-			bk_error(obj, "section %s: entry %zu (offset 0x%llx): field %s has no relocation",
+			bk_error(obj, "section '%s': entry %zu (offset 0x%llx): field %s has no relocation",
 				 BK_STATIC_KEYS_SEC, entry, (unsigned long long)base, field_names[i]);
 			return -1;
 		}
@@ -126,14 +126,14 @@ static int read_entry(struct bk_object *obj, const struct bk_section *sk, size_t
 
 		if (GELF_ST_TYPE(s->st_info) != STT_SECTION || s->st_shndx == SHN_UNDEF ||
 		    s->st_shndx >= SHN_LORESERVE || !obj->sections[s->st_shndx].exec) {
-			bk_error(obj, "section %s: entry %zu (offset 0x%llx): key '%s': field %s is relocated against '%s', not the section symbol of a code section",
+			bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s': field %s is relocated against '%s', not the section symbol of a code section",
 				 BK_STATIC_KEYS_SEC, entry, (unsigned long long)base, kname,
 				 field_names[i], obj->symbol_names[sym[i]]);
 			return -1;
 		}
 	}
 	if (obj->symbols[sym[0]].st_shndx != obj->symbols[sym[1]].st_shndx) {
-		bk_error(obj, "section %s: entry %zu (offset 0x%llx): key '%s': branch (section %s) and target (section %s) are in different sections",
+		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s': branch (section %s) and target (section %s) are in different sections",
 			 BK_STATIC_KEYS_SEC, entry, (unsigned long long)base, kname,
 			 obj->symbol_names[sym[0]], obj->symbol_names[sym[1]]);
 		return -1;
@@ -141,7 +141,7 @@ static int read_entry(struct bk_object *obj, const struct bk_section *sk, size_t
 	/* the key */
 	k = bk_key_by_symbol(obj, sym[2]);
 	if (k < 0) {
-		bk_error(obj, "section %s: entry %zu (offset 0x%llx): key symbol '%s' (section %s) is not a map in .maps",
+		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key symbol '%s' (section %s) is not a map in .maps",
 			 BK_STATIC_KEYS_SEC, entry, (unsigned long long)base, kname,
 			 obj->symbols[sym[2]].st_shndx < obj->section_count ?
 			 bk_section_name(obj, obj->symbols[sym[2]].st_shndx) : "<special>");
@@ -149,14 +149,14 @@ static int read_entry(struct bk_object *obj, const struct bk_section *sk, size_t
 	}
 	key = &obj->keys[k];
 	if (!key->is_static_key) {
-		bk_error(obj, "section %s: entry %zu (offset 0x%llx): key '%s' is not a static key (map type %llu, map_extra 0x%llx; expected type %d with BPF_F_STATIC_KEY)",
+		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s' is not a static key (map type %llu, map_extra 0x%llx; expected type %d with BPF_F_STATIC_KEY)",
 			 BK_STATIC_KEYS_SEC, entry, (unsigned long long)base, kname,
 			 (unsigned long long)key->map_type, (unsigned long long)key->map_extra,
 			 BK_MAP_TYPE_INSN_SET);
 		return -1;
 	}
 	if (flags & ~BK_ENTRY_LIKELY) {
-		bk_error(obj, "section %s: entry %zu (offset 0x%llx): key '%s': unknown flags 0x%llx",
+		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s': unknown flags 0x%llx",
 			 BK_STATIC_KEYS_SEC, entry, (unsigned long long)base, kname,
 			 (unsigned long long)flags);
 		return -1;
@@ -238,13 +238,13 @@ int bk_read_sites(struct bk_object *obj)
 		return 0;
 	sk = &obj->sections[obj->static_keys_section];
 	if (sk->shdr.sh_size % STATIC_KEY_ENTRY_SIZE) {
-		bk_error(obj, "section %s: size %llu is not a multiple of the %d-byte entry",
+		bk_error(obj, "section '%s': size %llu is not a multiple of the %d-byte entry",
 			 BK_STATIC_KEYS_SEC, (unsigned long long)sk->shdr.sh_size, STATIC_KEY_ENTRY_SIZE);
 		return -1;
 	}
 	count = sk->shdr.sh_size / STATIC_KEY_ENTRY_SIZE;
 	if (count && !obj->static_keys_rel_section) {
-		bk_error(obj, "section %s has %zu entries but no %s", BK_STATIC_KEYS_SEC, count,
+		bk_error(obj, "section '%s' has %zu entries but no %s", BK_STATIC_KEYS_SEC, count,
 			 BK_STATIC_KEYS_REL_SEC);
 		return -1;
 	}

@@ -6,8 +6,7 @@
  * sh_link/sh_info, relocations); relocations against dropped symbols go with
  * them (only debug info can still name a removed key: code cannot, see
  * bk_check_key_references). .llvm_addrsig holds symbol indices and is
- * dropped when symbols are. The file is written to a temporary name next to
- * the output and renamed over it only once complete.
+ * dropped when symbols are. elfobj's output writer puts the file at -o.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -265,43 +264,18 @@ out:
 	return err;
 }
 
+/* -o: elfobj's output rules (atomic for regular files, devices streamed into). */
 int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char *out_path)
 {
-	size_t len = strlen(out_path);
-	char *tmp = bk_xcalloc(len + 16, 1);
-	mode_t mask;
-	int fd, err;
+	struct elfobj_output out;
 
-	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", out_path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		bk_error(obj, "cannot create temporary output next to '%s': %s", out_path, strerror(errno));
-		free(tmp);
+	if (elfobj_output_open(&out, out_path))
+		return -1;
+	if (bk_write_fd(obj, edit, out.fd)) {
+		elfobj_output_abort(&out);
 		return -1;
 	}
-	mask = umask(0);
-	umask(mask);
-	err = fchmod(fd, 0666 & ~mask);
-	if (!err)
-		err = bk_write_fd(obj, edit, fd);
-	else
-		bk_error(obj, "cannot set mode of '%s': %s", tmp, strerror(errno));
-	if (!err && fsync(fd) < 0) {
-		bk_error(obj, "cannot write '%s': %s", tmp, strerror(errno));
-		err = -1;
-	}
-	if (close(fd) < 0 && !err) {
-		bk_error(obj, "cannot write '%s': %s", tmp, strerror(errno));
-		err = -1;
-	}
-	if (!err && rename(tmp, out_path) < 0) {
-		bk_error(obj, "cannot rename '%s' to '%s': %s", tmp, out_path, strerror(errno));
-		err = -1;
-	}
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
+	return elfobj_output_commit(&out);
 }
 
 /* resolve's output: the input without .static_keys, plus .bpfkeys (abi.md section 5) */

@@ -34,7 +34,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	elf_version(EV_CURRENT);
 	libbpf_set_print(quiet_libbpf);
 	/* errors are expected by the thousand: keep them off the terminal */
-	bpfld_quiet = !getenv("FUZZ_VERBOSE");
+	elfobj_quiet = !getenv("FUZZ_VERBOSE");
 	return 0;
 }
 
@@ -64,9 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(btf_raw);
 			free(ext_raw);
 		}
+	} else {
+		free(image);
 	}
-	input_object_close(&obj);
+	input_object_close(&obj);	/* frees image */
 	linker_free(&linker);
-	free(image);
 	return 0;
 }

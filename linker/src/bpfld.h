@@ -19,6 +19,7 @@
 #include <libelf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "elfobj.h"
 
 #define BPFLD_VERSION "0.1.0"
 
@@ -40,13 +41,13 @@
 #define STATIC_KEYS_SECTION ".static_keys"
 #define JUMP_TABLES_SECTION ".jumptables"
 #define JUMP_TABLE_SYMBOL_PREFIX "BPF.JT."
+#define BKEYS_INSTANCES_SECTION ".bpfkeys"	/* written by bpfkeys resolve */
 
 /* ---- diagnostics (diag.c) ---- */
-/* Prints "bpfld: FILE: section 'SEC': MESSAGE" and returns -1. */
+/* Prints "bpfld: FILE: error: section 'SEC': MESSAGE" (elfobj's format) and returns -1. */
 int link_error(const char *file, const char *section, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 extern bool bpfld_verbose;
-extern bool bpfld_quiet;	/* suppress diagnostics (fuzzing) */
 
 /* ---- string table and name lookup (strings.c) ---- */
 struct string_table {
@@ -80,9 +81,8 @@ struct input_section {
 	Elf_Scn *scn;
 	Elf64_Shdr *shdr;
 	Elf_Data *data;
-	/* symbol and relocation tables, 8-byte aligned (a copy if the file's were not) */
+	/* symbol and relocation tables, 8-byte aligned (elfobj's copies if the file's are not) */
 	void *table;
-	void *aligned_copy;
 	bool skipped;		/* not copied to the output (.BTF, DWARF, ...) */
 	bool ephemeral;		/* exists only in BTF: .kconfig, .ksyms */
 	int output_id;		/* index into linker.sections, 0 if none */
@@ -114,6 +114,7 @@ struct btf_ext_block {
 enum { BTF_EXT_FUNC_INFO, BTF_EXT_LINE_INFO, BTF_EXT_CORE_RELO, BTF_EXT_BLOCK_COUNT };
 
 struct input_object {
+	struct elfobj file;	/* the validated ELF (owns image and elf) */
 	const char *path;
 	int fd;
 	char *image;		/* the whole file, owned; libelf reads from it */
@@ -135,7 +136,7 @@ struct input_object {
 };
 
 int input_object_open(struct input_object *obj, const char *path);
-/* Parses an image already in memory (obj->image is not set: caller owns it). */
+/* Parses an image already in memory; takes ownership of `image` (malloc'd). */
 int input_object_parse(struct input_object *obj, const char *path, char *image, size_t size);
 void input_object_close(struct input_object *obj);
 struct input_section *input_section_by_name(struct input_object *obj, const char *name);

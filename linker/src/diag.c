@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Diagnostics in the "bpfld: FILE: section 'SEC': message" form. */
+/* Diagnostics in elfobj's "bpfld: FILE: error: section 'SEC': message" form. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,23 +7,14 @@
 #include "bpfld.h"
 
 bool bpfld_verbose;
-bool bpfld_quiet;
 
 int link_error(const char *file, const char *section, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (bpfld_quiet)
-		return -1;
-	fputs("bpfld: ", stderr);
-	if (file)
-		fprintf(stderr, "%s: ", file);
-	if (section)
-		fprintf(stderr, "section '%s': ", section);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	elfobj_vreport(file, section, "error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return -1;
 }
 

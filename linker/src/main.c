@@ -43,6 +43,8 @@ int main(int argc, char **argv)
 	struct linker linker;
 	int opt, i, err = 0;
 
+	elfobj_progname = "bpfld";
+
 	while ((opt = getopt_long(argc, argv, "o:vhV", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -63,12 +65,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!output || optind >= argc) {
-		fprintf(stderr, "bpfld: %s\n", !output ? "no output file (-o) given" : "no input files");
+		fprintf(stderr, "bpfld: error: %s\n", !output ? "no output file (-o) given" : "no input files");
 		usage(stderr);
 		return 2;
 	}
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		fprintf(stderr, "bpfld: libelf is out of date\n");
+		fprintf(stderr, "bpfld: error: libelf is out of date\n");
 		return 1;
 	}
 	libbpf_set_print(silent_libbpf_print);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Output: lays out the merged sections with libelf and writes them to a
- * temporary file next to the output, renamed into place only on success, so
- * a failed link never leaves a partial or stale object behind.
+ * Output: lays out the merged sections with libelf into elfobj's output
+ * file, which appears at -o only on success (atomically for a regular file,
+ * streamed into a device or FIFO), so a failed link leaves no partial object.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -183,63 +183,17 @@ out:
 	return err;
 }
 
-/* Copies the laid-out object from `from` (at offset 0) to a non-regular `path`. */
-static int copy_to(int from, const char *path)
-{
-	char buf[65536];
-	ssize_t n;
-	int to = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-	if (to < 0)
-		return link_error(path, NULL, "cannot open for writing: %s", strerror(errno));
-	if (lseek(from, 0, SEEK_SET) < 0)
-		n = -1;
-	else
-		while ((n = read(from, buf, sizeof(buf))) > 0)
-			if (write(to, buf, n) != n) {
-				n = -1;
-				break;
-			}
-	if (close(to) || n < 0)
-		return link_error(path, NULL, "cannot write: %s", strerror(errno));
-	return 0;
-}
-
-/*
- * Atomically puts the new file at `path`. Over an existing file, exchange the
- * two names and delete the old file: ext4 (auto_da_alloc) flushes data on a
- * rename that replaces a file, which costs more than the whole link of a
- * hundred small objects. Either way `path` always names a complete file.
- */
-static int replace_file(const char *temp_path, const char *path)
-{
-#ifdef RENAME_EXCHANGE
-	if (renameat2(AT_FDCWD, temp_path, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
-		unlink(temp_path);	/* the old file (or symlink), as rename would drop it */
-		return 0;
-	}
-	if (errno != ENOENT && errno != EINVAL && errno != ENOSYS)
-		return -1;
-#endif
-	return rename(temp_path, path);
-}
-
 int write_output(struct linker *linker, const char *path)
 {
 	void *btf_raw = NULL, *ext_raw = NULL;
 	uint32_t btf_size = 0, ext_size = 0;
+	struct elfobj_output output = { .fd = -1 };
 	struct elf_writer writer = { .path = path };
 	Elf64_Sym *symbols = NULL;
 	size_t *new_index = NULL;
 	char **rel_names = NULL;
-	char *temp_path = NULL, *resolved = NULL;
-	const char *file_path = path, *slash;
-	size_t dir_len, i;
-	struct stat target;
-	bool direct = false;
-	int memfd = -1;
-	mode_t mask;
-	int fd = -1, err = -1;
+	size_t i;
+	int err = -1;
 
 	if (finalize_btf(linker, path, &btf_raw, &btf_size, &ext_raw, &ext_size))
 		goto out;
@@ -250,49 +204,9 @@ int write_output(struct linker *linker, const char *path)
 		link_error(path, NULL, "out of memory");
 		goto out;
 	}
-	/*
-	 * Like ld, write through a symlink (-o /dev/stdout, a link into a
-	 * build tree): the file replaced is the one it points to.
-	 */
-	if (lstat(path, &target) == 0 && S_ISLNK(target.st_mode)) {
-		resolved = realpath(path, NULL);
-		if (resolved)
-			file_path = resolved;
-		else
-			direct = true;	/* dangling, or a pipe behind /proc/self/fd */
-	}
-	/* -o /dev/null or a pipe: never rename over it, copy the bytes in */
-	if (!direct && stat(file_path, &target) == 0 && !S_ISREG(target.st_mode))
-		direct = true;
-	if (direct) {
-		/* libelf needs a seekable file: lay out in memory first */
-		fd = memfd_create("bpfld-output", MFD_CLOEXEC);
-	} else {
-		slash = strrchr(file_path, '/');
-		dir_len = slash ? (size_t)(slash - file_path + 1) : 0;
-		temp_path = malloc(dir_len + sizeof(".bpfld-XXXXXX"));
-		if (!temp_path) {
-			link_error(path, NULL, "out of memory");
-			goto out;
-		}
-		memcpy(temp_path, file_path, dir_len);
-		strcpy(temp_path + dir_len, ".bpfld-XXXXXX");
-		fd = mkstemp(temp_path);
-	}
-	if (fd < 0) {
-		link_error(path, NULL, "cannot create a temporary file next to the output: %s",
-			   strerror(errno));
-		free(temp_path);
-		temp_path = NULL;
+	if (elfobj_output_open(&output, path))
 		goto out;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (!direct && fchmod(fd, 0666 & ~mask)) {
-		link_error(path, NULL, "cannot set permissions: %s", strerror(errno));
-		goto out;
-	}
-	writer.elf = elf_begin(fd, ELF_C_WRITE, NULL);
+	writer.elf = elf_begin(output.fd, ELF_C_WRITE, NULL);
 	if (!writer.elf) {
 		link_error(path, NULL, "libelf: %s", elf_errmsg(-1));
 		goto out;
@@ -302,42 +216,15 @@ int write_output(struct linker *linker, const char *path)
 		goto out;
 	elf_end(writer.elf);
 	writer.elf = NULL;
-	if (direct) {
-		memfd = fd;
-		fd = -1;
-	} else if (close(fd)) {
-		fd = -1;
-		link_error(path, NULL, "cannot write: %s", strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (direct) {
-		if (copy_to(memfd, path))
-			goto out;
-	} else if (replace_file(temp_path, file_path)) {
-		link_error(path, NULL, "cannot rename the temporary output into place: %s",
-			   strerror(errno));
-		goto out;
-	}
-	free(temp_path);
-	temp_path = NULL;
-	err = 0;
+	err = elfobj_output_commit(&output);
 out:
-	if (memfd >= 0)
-		close(memfd);
 	if (writer.elf)
 		elf_end(writer.elf);
-	if (fd >= 0)
-		close(fd);
-	if (temp_path) {
-		unlink(temp_path);
-		free(temp_path);
-	}
+	elfobj_output_abort(&output);
 	if (rel_names)
 		for (i = 0; i <= linker->section_count; i++)
 			free(rel_names[i]);
 	free(rel_names);
-	free(resolved);
 	free(symbols);
 	free(new_index);
 	free(btf_raw);
