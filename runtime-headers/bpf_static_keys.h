@@ -13,14 +13,56 @@
 #ifndef __BPF_STATIC_KEYS_H
 #define __BPF_STATIC_KEYS_H
 
+/*
+ * A static branch is an "asm goto" whose key is an "i" (constant address)
+ * operand: the inlined function's argument becomes that constant only when
+ * the optimizer folds it; at -O0 clang reports "invalid operand for inline
+ * asm constraint 'i'" instead.
+ */
+#ifndef __OPTIMIZE__
+#error "bpf_static_keys.h: static branches need optimization: compile with -O1 or higher (-O2 recommended)"
+#endif
+
+/*
+ * The kernel's types come one of two ways, as for <bpf/bpf_helpers.h>:
+ *  - CO-RE: #include "vmlinux.h" (bpftool's, guarded by __VMLINUX_H__)
+ *    BEFORE this header. It has __u32 and friends, and when made from the
+ *    patched kernel's BTF also the enumerator BPF_MAP_TYPE_INSN_SET, so this
+ *    header then includes neither <linux/types.h> (its typedefs, e.g.
+ *    __kernel_fd_set, clash with vmlinux.h's) nor the uapi additions (their
+ *    #define BPF_MAP_TYPE_INSN_SET). vmlinux.h after this header is not
+ *    supported and cannot be detected here: it fails on those typedefs.
+ *  - uapi: <linux/types.h> / <linux/bpf.h>; this header includes
+ *    <linux/types.h> and the uapi additions itself.
+ * Keys are BTF-defined maps: compile with -g.
+ */
+#ifdef __VMLINUX_H__
+/* map_extra flags: macros in the kernel too, never enumerators in vmlinux.h */
+#ifndef BPF_F_STATIC_KEY
+#define BPF_F_STATIC_KEY	(1ULL << 0)
+#endif
+#ifndef BPF_F_STATIC_KEY_ON
+#define BPF_F_STATIC_KEY_ON	(1ULL << 1)
+#endif
+#else
 #include <linux/types.h>
-#include <bpf/bpf_helpers.h>
 #include "uapi/linux/bpf_static_keys.h"
+#endif
+#include <bpf/bpf_helpers.h>
+
+/*
+ * BPF_MAP_TYPE_INSN_SET (docs/abi.md) under a private name: the public one
+ * is an enumerator in a patched kernel's vmlinux.h and a macro in the uapi
+ * header, and this header must not depend on which (if any) is visible.
+ */
+#define __BPF_STATIC_KEY_MAP_TYPE	34
+#define __BPF_STATIC_KEY_FLAG		(1ULL << 0)	/* BPF_F_STATIC_KEY */
+#define __BPF_STATIC_KEY_FLAG_ON	(1ULL << 1)	/* BPF_F_STATIC_KEY_ON */
 
 /* A key is a BTF-defined map; the loader creates one instance per program. */
 #define __BPF_STATIC_KEY_TYPE(EXTRA)				\
 	struct {						\
-		__uint(type, BPF_MAP_TYPE_INSN_SET);		\
+		__uint(type, __BPF_STATIC_KEY_MAP_TYPE);	\
 		__type(key, __u32);				\
 		__type(value, __u32);				\
 		__uint(map_extra, EXTRA);			\
@@ -28,14 +70,14 @@
 #define __BPF_DEFINE_STATIC_KEY(NAME, EXTRA)			\
 	__BPF_STATIC_KEY_TYPE(EXTRA) NAME SEC(".maps")
 
-#define DEFINE_STATIC_KEY_FALSE(NAME)	__BPF_DEFINE_STATIC_KEY(NAME, BPF_F_STATIC_KEY)
+#define DEFINE_STATIC_KEY_FALSE(NAME)	__BPF_DEFINE_STATIC_KEY(NAME, __BPF_STATIC_KEY_FLAG)
 #define DEFINE_STATIC_KEY_TRUE(NAME)					\
-	__BPF_DEFINE_STATIC_KEY(NAME, BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON)
+	__BPF_DEFINE_STATIC_KEY(NAME, __BPF_STATIC_KEY_FLAG | __BPF_STATIC_KEY_FLAG_ON)
 /* A key defined in another object of the same program (resolved by bpfld). */
 #define DECLARE_STATIC_KEY_FALSE(NAME)					\
-	extern __BPF_STATIC_KEY_TYPE(BPF_F_STATIC_KEY) NAME SEC(".maps")
+	extern __BPF_STATIC_KEY_TYPE(__BPF_STATIC_KEY_FLAG) NAME SEC(".maps")
 #define DECLARE_STATIC_KEY_TRUE(NAME)					\
-	extern __BPF_STATIC_KEY_TYPE(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON) NAME SEC(".maps")
+	extern __BPF_STATIC_KEY_TYPE(__BPF_STATIC_KEY_FLAG | __BPF_STATIC_KEY_FLAG_ON) NAME SEC(".maps")
 /* The seeds' form. Like the kernel's static keys, a key is off unless declared TRUE. */
 #define DEFINE_STATIC_KEY(NAME)		DEFINE_STATIC_KEY_FALSE(NAME)
 

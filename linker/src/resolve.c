@@ -79,7 +79,8 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 	if (!glob->btf_id && !btf_id && !obj->btf)
 		return true;
 	if (!glob->btf_id || !btf_id) {
-		link_error(obj->path, NULL, "symbol '%s': BTF info is missing for a global symbol",
+		link_error(obj->path, NULL,
+			   "symbol '%s': BTF info is missing for a global symbol (compile every object with -g)",
 			   sym_name);
 		return false;
 	}
@@ -132,7 +133,8 @@ static int append_symbol(struct linker *linker, struct input_object *obj, size_t
 
 	if (is_extern) {
 		if (!obj->btf)
-			return link_error(obj->path, NULL, "symbol '%s': externs need BTF", name);
+			return link_error(obj->path, NULL,
+					  "symbol '%s': externs need BTF (compile with -g)", name);
 	} else if (sym.st_shndx < SHN_LORESERVE) {
 		src_sec = &obj->sections[sym.st_shndx];
 		if (src_sec->skipped)

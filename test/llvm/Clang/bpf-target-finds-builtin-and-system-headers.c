@@ -4,7 +4,7 @@
 // directory its bpf.cfg adds) with no -I but the runtime headers.
 // RUN: %clang --target=bpf -O2 -mcpu=v4 -I %runtime_headers -c %s -o %t.o
 // RUN: %clang --target=bpfel -O2 -mcpu=v4 -I %runtime_headers -c %s -o %t.el.o
-// RUN: %clang --target=bpf -I %runtime_headers -E -H %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %clang --target=bpf -O2 -I %runtime_headers -E -H %s -o /dev/null 2>&1 | FileCheck %s
 #include <stddef.h>
 #include <linux/types.h>
 #include <bpf/bpf_helpers.h>
