@@ -1,19 +1,44 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* bpfkeys: command line. */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bpfkeys.h"
 
+#define SHORT_USAGE \
+	"Usage: bpfkeys resolve IN.o -o OUT.o\n" \
+	"       bpfkeys lower [--set KEY=on|off]... IN.o -o OUT.o\n" \
+	"       bpfkeys list [--json] IN.o\n" \
+	"       bpfkeys --help | --version\n"
+
+/* Exit status of a command-line error; a rejected object or an I/O error is 1. */
+#define EXIT_USAGE 2
+
+static void short_usage(void)
+{
+	fputs(SHORT_USAGE "Try 'bpfkeys --help' for more information.\n", stderr);
+}
+
+/* A command-line error: "bpfkeys: error: ..." on stderr; returns exit status 2. */
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bpfkeys: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: bpfkeys resolve IN.o -o OUT.o\n"
-		"       bpfkeys lower [--set KEY=on|off]... IN.o -o OUT.o\n"
-		"       bpfkeys list [--json] IN.o\n"
-		"       bpfkeys --help | --version\n"
+		SHORT_USAGE
 		"\n"
 		"Post-processor for BPF static keys (docs/abi.md).\n"
 		"\n"
@@ -31,10 +56,14 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   output object (written atomically)\n"
-		"  --set KEY=on|off    lower: fix KEY's state (default: its initial state)\n"
+		"  --set KEY=on|off    lower: fix KEY's state (default: its initial state);\n"
+		"                      each KEY at most once (a repeat is an error)\n"
 		"  --json              list: JSON output\n"
 		"  -h, --help          this help\n"
-		"  -V, --version       version\n");
+		"  -V, --version       version\n"
+		"\n"
+		"Exit status: 0 on success, 1 when the object is rejected or cannot be\n"
+		"read or written, 2 on a command-line (usage) error.\n");
 }
 
 enum { OPT_SET = 256, OPT_JSON };
@@ -56,6 +85,7 @@ int main(int argc, char **argv)
 	struct bk_object obj;
 	int opt, rc = 1;
 
+	elfobj_progname = "bpfkeys";
 	while ((opt = getopt_long(argc, argv, "+o:hV", options, NULL)) != -1 || optind < argc) {
 		if (opt == -1) { /* a positional argument: command, then input */
 			const char *arg = argv[optind++];
@@ -65,7 +95,7 @@ int main(int argc, char **argv)
 			else if (!input)
 				input = arg;
 			else {
-				fprintf(stderr, "bpfkeys: error: unexpected argument '%s'\n", arg);
+				rc = usage_error("unexpected argument '%s'", arg);
 				goto out;
 			}
 			continue;
@@ -76,14 +106,25 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SET: {
 			char *eq = strchr(optarg, '=');
+			bool on;
 
 			if (!eq || eq == optarg || (strcmp(eq + 1, "on") && strcmp(eq + 1, "off"))) {
-				fprintf(stderr, "bpfkeys: error: --set '%s': expected KEY=on or KEY=off\n", optarg);
+				rc = usage_error("--set '%s': expected KEY=on or KEY=off", optarg);
 				goto out;
 			}
 			*eq = '\0';
+			on = strcmp(eq + 1, "on") == 0;
+			/* A key given twice is a mistake whichever value wins, so
+			 * any repeat is rejected, not only a conflicting one. */
+			for (size_t s = 0; s < setting_count; s++) {
+				if (strcmp(settings[s].key, optarg) == 0) {
+					rc = usage_error("--set: key '%s' set twice (%s, then %s)", optarg,
+							 settings[s].on ? "on" : "off", on ? "on" : "off");
+					goto out;
+				}
+			}
 			settings[setting_count].key = optarg;
-			settings[setting_count++].on = strcmp(eq + 1, "on") == 0;
+			settings[setting_count++].on = on;
 			break;
 		}
 		case OPT_JSON:
@@ -98,34 +139,36 @@ int main(int argc, char **argv)
 			       BPFKEYS_FORMAT_VERSION);
 			rc = 0;
 			goto out;
-		default:
-			usage(stderr);
+		default: /* getopt_long has named the option */
+			short_usage();
+			rc = EXIT_USAGE;
 			goto out;
 		}
 	}
 	if (!command) {
-		usage(stderr);
+		rc = usage_error("missing command");
+		short_usage();
 		goto out;
 	}
 	if (strcmp(command, "resolve") && strcmp(command, "lower") && strcmp(command, "list")) {
-		fprintf(stderr, "bpfkeys: error: unknown command '%s' (try --help)\n", command);
+		rc = usage_error("unknown command '%s' (try --help)", command);
 		goto out;
 	}
 	if (!input) {
-		fprintf(stderr, "bpfkeys: error: %s: no input object\n", command);
+		rc = usage_error("%s: no input object", command);
 		goto out;
 	}
 	if (strcmp(command, "list") == 0 ? output != NULL : output == NULL) {
-		fprintf(stderr, "bpfkeys: error: %s: %s\n", command,
-			output ? "-o is not used by list" : "no output object (-o)");
+		rc = usage_error("%s: %s", command,
+				 output ? "-o is not used by list" : "no output object (-o)");
 		goto out;
 	}
 	if (setting_count && strcmp(command, "lower")) {
-		fprintf(stderr, "bpfkeys: error: --set is only for lower\n");
+		rc = usage_error("--set is only for lower");
 		goto out;
 	}
 	if (json && strcmp(command, "list")) {
-		fprintf(stderr, "bpfkeys: error: --json is only for list\n");
+		rc = usage_error("--json is only for list");
 		goto out;
 	}
 

@@ -7,6 +7,8 @@
 #   the patched kernel under qemu, load with the patched libbpf (bpfkeyctl),
 #   run, flip a key, run again and show the JIT image change; then lower the
 #   same objects with `bpfkeys lower` and run them on the host's stock kernel.
+# Every run prints the XDP action it should return and the one it returned;
+# the demo exits 1 if any differs (examples/demo/packet.c says which is which).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -50,14 +52,59 @@ show "$bin/llvm-objdump" -d --no-show-raw-insn "$out/files/demo.o" |
 step "boot the patched kernel (qemu, TCG) and run the session in examples/demo/session.sh"
 cp "$bin/bpfkeyctl" /bin/busybox examples/demo/session.sh "$out/files/"
 [ -x "$build/kernel/bpftool" ] && cp "$build/kernel/bpftool" "$out/files/"
+guest=ok
 BPFSK_QEMU_FILES=$out/files ./scripts/qemu-run.sh "$repo/examples/demo/guest.c" |
-	grep -av -e '^=== ' -e '^qemu-run: all'
+	grep -av -e '^=== ' -e '^qemu-run: all' || guest=failed
 
-step "the same objects on the host's stock kernel: bpfkeys lower, stock libbpf"
-for setting in "" "--set debug_key=on" "--set fast_key=off"; do
+# enum xdp_action (linux/bpf.h): value -> name, and name -> value
+xdp_name() {
+	case $1 in
+	0) echo XDP_ABORTED ;; 1) echo XDP_DROP ;; 2) echo XDP_PASS ;;
+	3) echo XDP_TX ;; 4) echo XDP_REDIRECT ;; *) echo "not an XDP action" ;;
+	esac
+}
+xdp_value() {
+	case $1 in
+	XDP_ABORTED) echo 0 ;; XDP_DROP) echo 1 ;; XDP_PASS) echo 2 ;;
+	XDP_TX) echo 3 ;; XDP_REDIRECT) echo 4 ;; *) echo "?" ;;
+	esac
+}
+runs=0 wrong=0
+# lowered "SETTING" ACTION_DEMO_XDP ACTION_DEMO_XDP_FAST: lower with SETTING,
+# run both programs once, compare their return values with the XDP actions
+lowered() {
+	local setting=$1 results prog want got
+	shift
 	# shellcheck disable=SC2086
 	show "$bin/bpfkeys" lower $setting "$out/demo.linked.o" -o "$out/demo.lowered.o"
-	show "$bin/bpf-test-runner" "$out/demo.lowered.o" --run-xdp | grep '^run '
-done
+	printf '$ %s\n' "$bin/bpf-test-runner $out/demo.lowered.o --run-xdp"
+	results=$("$bin/bpf-test-runner" "$out/demo.lowered.o" --run-xdp | grep '^run ') || true
+	echo "$results"
+	for prog in demo_xdp demo_xdp_fast; do
+		want=$(xdp_value "$1")
+		got=$(sed -n "s/^run $prog = //p" <<<"$results")
+		got=${got:+$(xdp_name "$got") ($got)}
+		runs=$((runs + 1))
+		if [ "$got" = "$1 ($want)" ]; then
+			echo "$prog: expected $1 ($want), got $got: ok"
+		else
+			echo "$prog: expected $1 ($want), got ${got:-no result}: WRONG"
+			wrong=$((wrong + 1))
+		fi
+		shift
+	done
+}
+
+step "the same objects on the host's stock kernel: bpfkeys lower, stock libbpf"
+lowered "" XDP_PASS XDP_PASS			# initial states: debug_key off, fast_key on
+lowered "--set debug_key=on" XDP_DROP XDP_DROP
+lowered "--set fast_key=off" XDP_PASS XDP_TX
 echo
-echo "demo: done (objects in $out)"
+if [ "$guest" != ok ]; then
+	echo "demo: FAILED: the session in the patched kernel failed (see above)"
+fi
+if [ "$wrong" -ne 0 ]; then
+	echo "demo: FAILED: $wrong of $runs runs on the host kernel returned other than expected"
+fi
+[ "$guest" = ok ] && [ "$wrong" -eq 0 ] || exit 1
+echo "demo: done, every run returned what it should (objects in $out)"

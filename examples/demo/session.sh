@@ -1,12 +1,48 @@
 # The demo's session inside the patched kernel (busybox sh, run by guest.c):
 # load the resolved object, run both programs, flip the keys, run again and
-# show the JIT image change at the static branch sites.
+# show the JIT image change at the static branch sites. Each run is checked
+# against the XDP action packet.c says it returns for the current key
+# states; the session exits 1 if any run differs.
 set -e
 cd /files
 P=/sys/fs/bpf/demo
 mkdir -p /tmp
 say() { printf '\n### %s\n' "$*"; }
 cmd() { echo "\$ $*"; "$@"; }
+
+# enum xdp_action (linux/bpf.h): value -> name, and name -> value
+xdp_name() {
+	case $1 in
+	0) echo XDP_ABORTED ;; 1) echo XDP_DROP ;; 2) echo XDP_PASS ;;
+	3) echo XDP_TX ;; 4) echo XDP_REDIRECT ;; *) echo "not an XDP action" ;;
+	esac
+}
+xdp_value() {
+	case $1 in
+	XDP_ABORTED) echo 0 ;; XDP_DROP) echo 1 ;; XDP_PASS) echo 2 ;;
+	XDP_TX) echo 3 ;; XDP_REDIRECT) echo 4 ;; *) echo "?" ;;
+	esac
+}
+runs=0 wrong=0
+# run PROG XDP_ACTION: run PROG once and compare its return value with XDP_ACTION
+run() {
+	want=$(xdp_value "$2")
+	echo "\$ ./bpfkeyctl run $P/progs/$1"
+	if out=$(./bpfkeyctl run "$P/progs/$1"); then
+		echo "$out"
+		got=${out#retval }
+		got="$(xdp_name "$got") ($got)"
+	else
+		got="an error"
+	fi
+	runs=$((runs + 1))
+	if [ "$got" = "$2 ($want)" ]; then
+		echo "$1: expected $2 ($want), got $got: ok"
+	else
+		echo "$1: expected $2 ($want), got $got: WRONG"
+		wrong=$((wrong + 1))
+	fi
+}
 
 say "load demo.o: one key instance per (key, program), pinned under $P"
 cmd ./bpfkeyctl load demo.o $P
@@ -17,16 +53,16 @@ if [ -x ./bpftool ]; then
 	cmd ./bpftool prog dump xlated pinned $P/progs/demo_xdp
 fi
 
-say "run with the initial states (debug_key off, fast_key on)"
-cmd ./bpfkeyctl run $P/progs/demo_xdp
-cmd ./bpfkeyctl run $P/progs/demo_xdp_fast
+say "run with the initial states (debug_key off, fast_key on): both pass the packet"
+run demo_xdp XDP_PASS
+run demo_xdp_fast XDP_PASS
 ./bpfkeyctl jited $P/progs/demo_xdp >/tmp/xdp.before
 ./bpfkeyctl jited $P/progs/demo_xdp_fast >/tmp/fast.before
 
-say "flip debug_key on (both programs; in demo_xdp_fast only the site in classify())"
+say "flip debug_key on (both programs; in demo_xdp_fast only the site in classify()): both drop"
 cmd ./bpfkeyctl set $P debug_key on
-cmd ./bpfkeyctl run $P/progs/demo_xdp
-cmd ./bpfkeyctl run $P/progs/demo_xdp_fast
+run demo_xdp XDP_DROP
+run demo_xdp_fast XDP_DROP
 ./bpfkeyctl jited $P/progs/demo_xdp >/tmp/xdp.after
 ./bpfkeyctl jited $P/progs/demo_xdp_fast >/tmp/fast.after
 
@@ -40,11 +76,17 @@ if [ -x ./bpftool ]; then
 	./bpftool prog dump xlated pinned $P/progs/demo_xdp | grep -e gotol -e 'int '
 fi
 
-say "flip fast_key off, then debug_key off"
+say "flip fast_key off (demo_xdp_fast bounces the packet), then debug_key off (demo_xdp passes it again)"
 cmd ./bpfkeyctl set $P fast_key off
-cmd ./bpfkeyctl run $P/progs/demo_xdp_fast
+run demo_xdp_fast XDP_TX
 cmd ./bpfkeyctl set $P debug_key off
-cmd ./bpfkeyctl run $P/progs/demo_xdp
-cmd ./bpfkeyctl run $P/progs/demo_xdp_fast
+run demo_xdp XDP_PASS
+run demo_xdp_fast XDP_TX
 cmd ./bpfkeyctl list $P
 
+echo
+if [ "$wrong" -ne 0 ]; then
+	echo "session: $wrong of $runs runs returned other than expected"
+	exit 1
+fi
+echo "session: all $runs runs returned what they should"

@@ -7,8 +7,12 @@
  * kernel's prog_tests/linked_*.c do through skeletons, made generic.
  *
  *   bpf-test-runner OBJ [--set VAR=N|tid]... [--run-xdp] [--attach-trigger]
+ *
+ * Exit status: 0 on success, 1 when the object fails to open, load, run or
+ * attach, 2 on a command-line error (checked before the object is opened).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,53 +129,102 @@ static int print_var(struct bpf_object *obj, const char *sec, const char *name, 
 	return 0;
 }
 
-int main(int argc, char **argv)
+#define USAGE "Usage: bpf-test-runner OBJ [--set VAR=N|tid]... [--run-xdp] [--attach-trigger]\n"
+
+static void usage(FILE *f)
+{
+	fputs(USAGE, f);
+	if (f == stderr) {
+		fputs("Try 'bpf-test-runner --help' for more information.\n", f);
+		return;
+	}
+	fputs("\n"
+	      "Opens OBJ with the system libbpf, sets global variables, loads it, and\n"
+	      "prints its global variables as the kernel holds them afterwards.\n"
+	      "\n"
+	      "  --set VAR=N|tid    before load, set global VAR to N (strtoll, base 0)\n"
+	      "                     or to the caller's thread id\n"
+	      "  --run-xdp          run each XDP program once on a 64-byte zero packet\n"
+	      "                     (BPF_PROG_TEST_RUN) and print \"run PROG = RETVAL\"\n"
+	      "  --attach-trigger   attach every program, then call getpgid()\n"
+	      "  -h, --help         this help\n"
+	      "\n"
+	      "Exit status: 0 on success, 1 when OBJ fails to open, load, run or\n"
+	      "attach, 2 on a command-line error.\n", f);
+}
+
+/* A command-line error: the message and the short usage on stderr; exit status 2. */
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bpf-test-runner: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage(stderr);
+	return 2;
+}
+
+/* main's work; sets has room for argc assignments */
+static int run(int argc, char **argv, struct assignment *sets)
 {
 	bool run_xdp = false, attach_trigger = false;
+	const char *path = NULL;
 	struct bpf_program *prog;
 	struct bpf_object *obj;
-	int i, err;
+	int i, err, set_count = 0;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s OBJ [--set VAR=N|tid]... [--run-xdp] [--attach-trigger]\n",
-			argv[0]);
-		return 2;
+	/* The whole command line first: a usage error opens no file. */
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--run-xdp") == 0) {
+			run_xdp = true;
+		} else if (strcmp(argv[i], "--attach-trigger") == 0) {
+			attach_trigger = true;
+		} else if (strcmp(argv[i], "--set") == 0) {
+			char *eq;
+
+			if (i + 1 == argc)
+				return usage_error("--set needs VAR=N or VAR=tid");
+			eq = strchr(argv[++i], '=');
+			if (!eq || eq == argv[i])
+				return usage_error("--set '%s': expected VAR=N or VAR=tid", argv[i]);
+			*eq = 0;
+			sets[set_count].name = argv[i];
+			sets[set_count++].value = strcmp(eq + 1, "tid") == 0 ? syscall(SYS_gettid) :
+						   strtoll(eq + 1, NULL, 0);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_error("unknown option '%s'", argv[i]);
+		} else if (path) {
+			return usage_error("unexpected argument '%s' (one object only)", argv[i]);
+		} else {
+			path = argv[i];
+		}
 	}
+	if (!path)
+		return usage_error("no object file");
 	libbpf_set_print(print_libbpf);
-	obj = bpf_object__open_file(argv[1], NULL);
+	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
-		fprintf(stderr, "open %s: %s\n", argv[1], strerror(errno));
+		fprintf(stderr, "open %s: %s\n", path, strerror(errno));
 		return 1;
 	}
 	bpf_object__for_each_program(prog, obj)
 		bpf_program__set_autoload(prog, true);
-	for (i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--run-xdp") == 0) {
-			run_xdp = true;
-		} else if (strcmp(argv[i], "--attach-trigger") == 0) {
-			attach_trigger = true;
-		} else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-			char *eq = strchr(argv[++i], '=');
-			struct assignment a = { .name = argv[i] };
-
-			if (!eq)
-				return 2;
-			*eq = 0;
-			a.value = strcmp(eq + 1, "tid") == 0 ? syscall(SYS_gettid) :
-				  strtoll(eq + 1, NULL, 0);
-			for_each_global(obj, false, set_var, &a);
-			if (!a.found) {
-				fprintf(stderr, "no global variable '%s'\n", a.name);
-				return 1;
-			}
-		} else {
-			fprintf(stderr, "unknown argument '%s'\n", argv[i]);
-			return 2;
+	for (i = 0; i < set_count; i++) {
+		for_each_global(obj, false, set_var, &sets[i]);
+		if (!sets[i].found) {
+			fprintf(stderr, "no global variable '%s'\n", sets[i].name);
+			return 1;
 		}
 	}
 	err = bpf_object__load(obj);
 	if (err) {
-		fprintf(stderr, "load %s: %s\n", argv[1], strerror(-err));
+		fprintf(stderr, "load %s: %s\n", path, strerror(-err));
 		return 1;
 	}
 	printf("loaded\n");
@@ -214,4 +267,18 @@ int main(int argc, char **argv)
 	bpf_object__close(obj);
 	fflush(stdout);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct assignment *sets = calloc((size_t)argc, sizeof(*sets));
+	int rc;
+
+	if (!sets) {
+		perror("bpf-test-runner");
+		return 1;
+	}
+	rc = run(argc, argv, sets);
+	free(sets);
+	return rc;
 }
