@@ -45,22 +45,45 @@ static void show_prog_maps(struct bpf_program *prog)
 	printf("  %s: %u maps bound\n", bpf_program__name(prog), info.nr_map_ids);
 }
 
-/* libbpf keeps a placeholder fd (not a BPF map) for maps it does not create */
-static void show_template(struct bpf_object *obj, const char *name)
+/*
+ * The template map is not created: the kernel has only the key's instances
+ * (one per program, maps named after the key), and libbpf hands out no fd
+ * for the template (bpf_map__fd() is -EOPNOTSUPP, with a warning).
+ */
+static void show_template(struct bpf_object *obj, const char *name, unsigned int instances)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
-	struct bpf_map_info info;
-	__u32 len = sizeof(info);
+	unsigned int named = 0;
+	__u32 id = 0;
+	int fd;
 
-	memset(&info, 0, sizeof(info));
 	if (!map) {
 		printf("FAIL: no template map %s\n", name);
 		failures++;
-	} else if (bpf_map_get_info_by_fd(bpf_map__fd(map), &info, &len) == 0) {
-		printf("FAIL: template %s was created: map id %u\n", name, info.id);
+		return;
+	}
+	while (bpf_map_get_next_id(id, &id) == 0) {
+		struct bpf_map_info info;
+		__u32 len = sizeof(info);
+		int map_fd = bpf_map_get_fd_by_id(id);
+
+		memset(&info, 0, sizeof(info));
+		if (map_fd >= 0 && bpf_map_get_info_by_fd(map_fd, &info, &len) == 0 &&
+		    strcmp(info.name, name) == 0)
+			named++;
+		if (map_fd >= 0)
+			close(map_fd);
+	}
+	fd = bpf_map__fd(map);
+	printf("  %s: %u BPF maps, bpf_map__fd %s\n", name, named, errname(fd < 0 ? fd : 0));
+	if (named != instances) {
+		printf("FAIL: template %s: %u maps named %s, expected %u instances\n", name, named,
+		       name, instances);
 		failures++;
-	} else {
-		printf("  %s: no BPF map\n", name);
+	}
+	if (fd != -EOPNOTSUPP) {
+		printf("FAIL: template %s: bpf_map__fd = %d, expected -EOPNOTSUPP\n", name, fd);
+		failures++;
 	}
 }
 
@@ -96,11 +119,13 @@ int main(void)
 	show_prog_maps(two);
 
 	// CHECK-LABEL: templates
-	// CHECK-NEXT: key_a: no BPF map
-	// CHECK-NEXT: key_b: no BPF map
+	// CHECK-NEXT: libbpf: map 'key_a': static key: no map fd, {{.*}}bpf_object__set_static_key(obj, "key_a", on)
+	// CHECK-NEXT: key_a: 2 BPF maps, bpf_map__fd EOPNOTSUPP
+	// CHECK-NEXT: libbpf: map 'key_b': static key: no map fd,
+	// CHECK-NEXT: key_b: 2 BPF maps, bpf_map__fd EOPNOTSUPP
 	printf("templates\n");
-	show_template(obj, "key_a");
-	show_template(obj, "key_b");
+	show_template(obj, "key_a", 2);
+	show_template(obj, "key_b", 2);
 	bpf_object__close(obj);
 
 	// CHECK-LABEL: set before load: key_a on, key_b off in prog_two
