@@ -169,6 +169,12 @@ static int scan_function(struct bk_object *obj, size_t index)
 			}
 			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 
+			if (GELF_R_TYPE(rel->r_info) == BK_R_BPF_64_32 && sym->st_shndx == SHN_UNDEF) {
+				bk_error(obj, "section '%s': offset 0x%llx: call to '%s', which is not defined in this object: link every object with bpfld first, then resolve",
+					 sec->name, (unsigned long long)at,
+					 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
+				return -1;
+			}
 			if (GELF_R_TYPE(rel->r_info) != BK_R_BPF_64_32 || sym->st_shndx == SHN_UNDEF ||
 			    sym->st_shndx >= SHN_LORESERVE || !obj->sections[sym->st_shndx].exec ||
 			    sym->st_value % BK_INSN_SIZE) {

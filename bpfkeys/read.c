@@ -156,19 +156,7 @@ static int find_sections(struct bk_object *obj, int err)
 		}
 		obj->static_keys_rel_section = sk->rel_section;
 	}
-	if (obj->btf_section) {
-		const struct bk_section *sec = &obj->sections[obj->btf_section];
-
-		if (!sec->data || sec->shdr.sh_size > UINT32_MAX) {
-			bk_error(obj, "section '.BTF': bad size");
-			return -1;
-		}
-		obj->btf = btf__new(sec->data, (uint32_t)sec->shdr.sh_size);
-		if (!obj->btf) {
-			bk_error(obj, "section '.BTF': cannot parse BTF: %s", strerror(errno));
-			return -1;
-		}
-	}
+	obj->btf = obj->file.btf;	/* parsed and checked by elfobj */
 	return 0;
 }
 
@@ -197,8 +185,6 @@ int bk_object_read(struct bk_object *obj, const char *path)
 
 void bk_object_free(struct bk_object *obj)
 {
-	if (obj->btf)
-		btf__free(obj->btf);
 	for (size_t i = 0; i < obj->section_count; i++)
 		free(obj->sections[i].rels);
 	for (size_t i = 0; i < obj->function_count; i++)

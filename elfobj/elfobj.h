@@ -5,6 +5,8 @@
  * valid object is lives in one place and what one tool writes the other reads.
  *
  *   read.c    whole file into memory, libelf over it, every structure checked
+ *   btf.c     .BTF and .BTF.ext parsed with libbpf and checked
+ *   static_keys.c  .static_keys entries checked against the code
  *   output.c  -o handling: atomic rename for regular files, written through
  *             symlinks, streamed into devices and FIFOs
  *   diag.c    "tool: file: error: [section 'S': ]message"
@@ -18,6 +20,8 @@
 #include <stdint.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #ifndef EM_BPF
 #define EM_BPF 247
@@ -54,6 +58,30 @@ struct elfobj_section {
 	size_t rel_section;	/* index of the SHT_REL section relocating it, 0 if none */
 };
 
+/* .BTF.ext header (the kernel's and libbpf's layout; libbpf keeps it private). */
+struct elfobj_btf_ext_header {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t func_info_off;
+	uint32_t func_info_len;
+	uint32_t line_info_off;
+	uint32_t line_info_len;
+	/* optional part */
+	uint32_t core_relo_off;
+	uint32_t core_relo_len;
+};
+
+/* One of the three .BTF.ext blocks: func_info, line_info, core_relo_info. */
+struct elfobj_btf_ext_block {
+	uint32_t record_size;
+	const uint8_t *data;	/* the first section header of the block */
+	size_t size;
+};
+enum { ELFOBJ_BTF_EXT_FUNC_INFO, ELFOBJ_BTF_EXT_LINE_INFO, ELFOBJ_BTF_EXT_CORE_RELO,
+       ELFOBJ_BTF_EXT_BLOCKS };
+
 struct elfobj {
 	const char *path;
 	uint8_t *image;		/* the whole file (owned), NUL-padded by one byte */
@@ -66,6 +94,9 @@ struct elfobj {
 	Elf64_Sym *symbols;	/* 8-byte aligned copy of .symtab */
 	size_t symbol_count;
 	const char **symbol_names; /* a section symbol gets its section's name */
+	struct btf *btf;	/* .BTF, NULL if none */
+	bool has_btf_ext;
+	struct elfobj_btf_ext_block btf_ext[ELFOBJ_BTF_EXT_BLOCKS];
 };
 
 /*
@@ -79,7 +110,10 @@ struct elfobj {
  *    symbol in a section that holds data (never ABS section symbols,
  *    reserved indices, or a relocation/symbol/string table) and inside it;
  *  - relocations of known types, against existing symbols, inside the section
- *    they patch (instruction aligned in code), one REL section per section.
+ *    they patch (instruction aligned in code), one REL section per section;
+ *  - at most one .BTF and .BTF.ext, parsed by libbpf, every type id and
+ *    string offset in range, .BTF.ext records naming instructions of the
+ *    object's code sections and existing FUNCs (btf.c).
  */
 int elfobj_open(struct elfobj *obj, const char *path);
 /* Takes ownership of `image` (malloc'd). */
@@ -87,6 +121,35 @@ int elfobj_parse(struct elfobj *obj, const char *path, uint8_t *image, size_t im
 /* Copies `size` bytes from `buf`. */
 int elfobj_parse_memory(struct elfobj *obj, const char *path, const void *buf, size_t size);
 void elfobj_close(struct elfobj *obj);
+
+/* btf.c: called by the readers above; the visitors call fn on each type id / string offset field. */
+int elfobj_read_btf(struct elfobj *obj);
+int elfobj_btf_visit_type_ids(struct btf_type *t, int (*fn)(uint32_t *id, void *ctx), void *ctx);
+int elfobj_btf_visit_str_offs(struct btf_type *t, int (*fn)(uint32_t *off, void *ctx), void *ctx);
+/* A visitor fn: fails for an id >= *(uint32_t *)ctx (the type count). */
+int elfobj_btf_check_type_id(uint32_t *id, void *ctx);
+/* Calls fn on every record of .BTF.ext block `block` (as elfobj checked it). */
+typedef int (*elfobj_btf_ext_record_fn)(int block, const char *sec_name, const uint8_t *record,
+					void *ctx);
+int elfobj_btf_ext_for_each(const struct elfobj *obj, int block, elfobj_btf_ext_record_fn fn,
+			    void *ctx);
+
+/* static_keys.c: the branches .static_keys describes, sorted by (section, insn). */
+struct elfobj_static_branch {
+	size_t entry;		/* index of its .static_keys entry */
+	size_t section;		/* code section of the branch and its target */
+	uint64_t insn;		/* instruction index of the branch in the section */
+	uint64_t target;	/* instruction index it jumps to */
+	size_t key_symbol;	/* symbol of the key (its definition is the tools' to check) */
+	bool likely;		/* entry flag */
+	bool jump_when_off;	/* polarity: nop_or_goto(l) */
+	bool wide;		/* gotol (32-bit) form */
+};
+/* Checks every entry (all errors reported); *branches is malloc'd (NULL if none). */
+int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branch **branches,
+			    size_t *count);
+/* Name of the STT_FUNC symbol whose range holds `offset` in `section`, or NULL. */
+const char *elfobj_function_at(const struct elfobj *obj, size_t section, uint64_t offset);
 
 /* Bytes a relocation of this type patches at r_offset; 0 for unknown types. */
 uint64_t elfobj_relocation_width(uint32_t type);

@@ -239,6 +239,8 @@ static int check_sections(struct elfobj *obj)
 					    kind);
 			return fail(obj, sec->name, "unknown section type 0x%x", sh->sh_type);
 		}
+		if (sh->sh_flags & SHF_COMPRESSED)
+			return fail(obj, sec->name, "compressed sections are not supported");
 		if (sh->sh_addralign > 4096 || (sh->sh_addralign & (sh->sh_addralign - 1)))
 			return fail(obj, sec->name, "alignment %llu is not a power of two up to 4096",
 				    (unsigned long long)sh->sh_addralign);
@@ -439,7 +441,7 @@ int elfobj_parse(struct elfobj *obj, const char *path, uint8_t *image, size_t im
 	for (size_t i = 1; i < obj->section_count; i++)
 		if (obj->sections[i].shdr.sh_type == SHT_REL && check_relocation_section(obj, i))
 			return -1;
-	return 0;
+	return elfobj_read_btf(obj);
 }
 
 int elfobj_parse_memory(struct elfobj *obj, const char *path, const void *buf, size_t size)
@@ -493,6 +495,7 @@ int elfobj_open(struct elfobj *obj, const char *path)
 
 void elfobj_close(struct elfobj *obj)
 {
+	btf__free(obj->btf);
 	if (obj->elf)
 		elf_end(obj->elf);
 	for (size_t i = 0; obj->sections && i < obj->section_count; i++)

@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	enum { S_STRTAB = 1, S_TEXT, S_XDP, S_RELXDP, S_MAPS, S_SK, S_RELSK, S_BTF, S_SYMTAB };
 	struct buf strtab = {0}, text = {0}, xdp = {0}, relxdp = {0}, sk = {0}, skrel = {0}, syms = {0};
 	long sites, keys = 64, programs, shared_sites;
-	uint32_t n_text, n_xdp, n_relxdp, n_maps, n_sk, n_relsk, n_btf, n_symtab;
+	uint32_t n_text, n_xdp, n_relxdp, n_maps, n_sk, n_relsk, n_btf, n_symtab, n_strtab;
 	uint32_t first_key_sym, first_global;
 	unsigned char *maps;
 	struct btf *btf;
@@ -141,6 +141,7 @@ int main(int argc, char **argv)
 	n_relsk = put_str(&strtab, ".rel.static_keys");
 	n_btf = put_str(&strtab, ".BTF");
 	n_symtab = put_str(&strtab, ".symtab");
+	n_strtab = put_str(&strtab, ".strtab");
 
 	/* symbols: null, .text, xdp, shared_i (local), then globals: keys, programs */
 	memset(&sym, 0, sizeof(sym));
@@ -264,7 +265,7 @@ int main(int argc, char **argv)
 	eh.e_version = EV_CURRENT;
 	eh.e_shstrndx = S_STRTAB;
 	gelf_update_ehdr(elf, &eh);
-	add_section(elf, 0, SHT_STRTAB, 0, 0, 0, 1, 0, NULL, 0); /* filled below */
+	add_section(elf, n_strtab, SHT_STRTAB, 0, 0, 0, 1, 0, NULL, 0); /* filled below */
 	add_section(elf, n_text, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 8, 0, text.data, text.size);
 	add_section(elf, n_xdp, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 8, 0, xdp.data, xdp.size);
 	add_section(elf, n_relxdp, SHT_REL, SHF_INFO_LINK, S_SYMTAB, S_XDP, 8, 16, relxdp.data, relxdp.size);

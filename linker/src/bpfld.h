@@ -90,28 +90,14 @@ struct input_section {
 	uint32_t datasec_type_id; /* BTF DATASEC describing this section */
 };
 
-/* .BTF.ext header (the kernel's/libbpf's layout; libbpf keeps it private). */
-struct btf_ext_header {
-	uint16_t magic;
-	uint8_t version;
-	uint8_t flags;
-	uint32_t hdr_len;
-	uint32_t func_info_off;
-	uint32_t func_info_len;
-	uint32_t line_info_off;
-	uint32_t line_info_len;
-	/* optional part */
-	uint32_t core_relo_off;
-	uint32_t core_relo_len;
+/* .BTF.ext as elfobj read and checked it */
+#define btf_ext_block elfobj_btf_ext_block
+enum {
+	BTF_EXT_FUNC_INFO = ELFOBJ_BTF_EXT_FUNC_INFO,
+	BTF_EXT_LINE_INFO = ELFOBJ_BTF_EXT_LINE_INFO,
+	BTF_EXT_CORE_RELO = ELFOBJ_BTF_EXT_CORE_RELO,
+	BTF_EXT_BLOCK_COUNT = ELFOBJ_BTF_EXT_BLOCKS,
 };
-
-/* One 3-array view of .BTF.ext: func_info, line_info, core_relo_info. */
-struct btf_ext_block {
-	uint32_t record_size;
-	const uint8_t *data;	/* points at the first section header */
-	size_t size;
-};
-enum { BTF_EXT_FUNC_INFO, BTF_EXT_LINE_INFO, BTF_EXT_CORE_RELO, BTF_EXT_BLOCK_COUNT };
 
 struct input_object {
 	struct elfobj file;	/* the validated ELF (owns image and elf) */
@@ -125,12 +111,15 @@ struct input_object {
 	size_t strtab_index;
 	Elf64_Sym *symbols;
 	size_t symbol_count;
-	struct btf *btf;
+	struct btf *btf;	/* elfobj's (owned by file) */
 	struct btf_ext_block btf_ext[BTF_EXT_BLOCK_COUNT];
 	bool has_btf_ext;
 	/* positional array: ELF sections first (slot = ELF index), then ephemeral ones */
 	struct input_section *sections;
 	size_t section_count;
+	/* .static_keys branches as elfobj checked them */
+	struct elfobj_static_branch *static_branches;
+	size_t static_branch_count;
 	size_t *symbol_map;	/* input symbol index -> output symbol index (0: dropped) */
 	uint32_t *btf_type_map;	/* input BTF type id -> output BTF type id */
 };
@@ -185,6 +174,12 @@ struct global_symbol {
 	int var_index;		/* index in its section's DATASEC vars, -1 if none */
 	bool is_extern;
 	bool is_weak;
+	/* the input whose symbol (and so BTF type) the global stands for: the
+	 * first to mention it, then each definition that wins */
+	const char *path;
+	/* an input with a .static_keys entry on this global while it was
+	 * still an extern: checked once every input is linked */
+	const char *static_key_user;
 };
 
 struct linker {
@@ -216,12 +211,16 @@ int resolve_symbols(struct linker *linker, struct input_object *obj);		/* resolv
 int merge_relocations(struct linker *linker, struct input_object *obj);		/* merge.c */
 int merge_btf(struct linker *linker, struct input_object *obj);			/* btf.c */
 int merge_btf_ext(struct linker *linker, struct input_object *obj);		/* btf.c */
-int validate_input_btf(struct input_object *obj);				/* btf.c */
 int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, uint32_t id1,
 		     const struct btf *btf2, uint32_t id2);				/* btf.c */
 int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t var_id1,
 			  const struct btf *btf2, uint32_t var_id2);		/* btf.c */
 int complete_extern_btf(struct btf *dst, uint32_t dst_id, const struct btf *src, uint32_t src_id);
+/* 0 or 1 (DEFINE_STATIC_KEY_FALSE/TRUE) if the VAR is a static key map, -1 if not. */
+int static_key_polarity(const struct btf *btf, uint32_t var_id);		/* btf.c */
+/* Once every input is linked: what no single input could show (resolve.c). */
+int check_link_complete(struct linker *linker);
+struct global_symbol *global_symbol_by_index(struct linker *linker, size_t symbol_index);
 int finalize_btf(struct linker *linker, const char *output_path,
 		 void **btf_raw, uint32_t *btf_size, void **ext_raw, uint32_t *ext_size); /* btf.c */
 int write_output(struct linker *linker, const char *path);			/* write.c */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * BTF and .BTF.ext: validation of inputs, type comparison for symbol
+ * BTF and .BTF.ext (read and checked by elfobj): type comparison for symbol
  * resolution, appending each object's types with id remapping, DATASEC
  * consolidation, and the final btf__dedup(). Types are copied with libbpf's
  * btf__add_type(); only the id remapping walk is ours, because libbpf 1.1
@@ -16,209 +16,6 @@
  * library only exports its older name (same behaviour).
  */
 const void *btf_ext__get_raw_data(const struct btf_ext *btf_ext, __u32 *size);
-
-/* Calls fn on every type id field of t. */
-static int visit_type_ids(struct btf_type *t, int (*fn)(uint32_t *id, void *ctx), void *ctx)
-{
-	int i, n = btf_vlen(t), err;
-
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_ENUM:
-	case BTF_KIND_ENUM64:
-	case BTF_KIND_FWD:
-		return 0;
-	case BTF_KIND_PTR:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_VAR:
-	case BTF_KIND_TYPE_TAG:
-	case BTF_KIND_DECL_TAG:
-		return fn(&t->type, ctx);
-	case BTF_KIND_ARRAY: {
-		struct btf_array *a = btf_array(t);
-
-		err = fn(&a->type, ctx);
-		return err ? err : fn(&a->index_type, ctx);
-	}
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION: {
-		struct btf_member *m = btf_members(t);
-
-		for (i = 0; i < n; i++, m++)
-			if ((err = fn(&m->type, ctx)))
-				return err;
-		return 0;
-	}
-	case BTF_KIND_FUNC_PROTO: {
-		struct btf_param *p = btf_params(t);
-
-		if ((err = fn(&t->type, ctx)))
-			return err;
-		for (i = 0; i < n; i++, p++)
-			if ((err = fn(&p->type, ctx)))
-				return err;
-		return 0;
-	}
-	case BTF_KIND_DATASEC: {
-		struct btf_var_secinfo *v = btf_var_secinfos(t);
-
-		for (i = 0; i < n; i++, v++)
-			if ((err = fn(&v->type, ctx)))
-				return err;
-		return 0;
-	}
-	}
-	return -1;
-}
-
-static int visit_str_offs(struct btf_type *t, int (*fn)(uint32_t *off, void *ctx), void *ctx)
-{
-	int i, n = btf_vlen(t), err;
-
-	if ((err = fn(&t->name_off, ctx)))
-		return err;
-	switch (btf_kind(t)) {
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION: {
-		struct btf_member *m = btf_members(t);
-
-		for (i = 0; i < n; i++, m++)
-			if ((err = fn(&m->name_off, ctx)))
-				return err;
-		break;
-	}
-	case BTF_KIND_ENUM: {
-		struct btf_enum *e = btf_enum(t);
-
-		for (i = 0; i < n; i++, e++)
-			if ((err = fn(&e->name_off, ctx)))
-				return err;
-		break;
-	}
-	case BTF_KIND_ENUM64: {
-		struct btf_enum64 *e = btf_enum64(t);
-
-		for (i = 0; i < n; i++, e++)
-			if ((err = fn(&e->name_off, ctx)))
-				return err;
-		break;
-	}
-	case BTF_KIND_FUNC_PROTO: {
-		struct btf_param *p = btf_params(t);
-
-		for (i = 0; i < n; i++, p++)
-			if ((err = fn(&p->name_off, ctx)))
-				return err;
-		break;
-	}
-	}
-	return 0;
-}
-
-struct id_check { uint32_t type_count; };
-
-static int check_type_id(uint32_t *id, void *ctx)
-{
-	return *id < ((struct id_check *)ctx)->type_count ? 0 : -1;
-}
-
-static int check_str_off(uint32_t *off, void *ctx)
-{
-	return btf__str_by_offset(ctx, *off) ? 0 : -1;
-}
-
-/* Walks one .BTF.ext block: calls fn(record, section_name) for every record. */
-typedef int (*btf_ext_record_fn)(struct input_object *obj, int block, const char *sec_name,
-				 const uint8_t *record, void *ctx);
-
-static int for_each_btf_ext_record(struct input_object *obj, int block_index,
-				   btf_ext_record_fn fn, void *ctx)
-{
-	const struct btf_ext_block *block = &obj->btf_ext[block_index];
-	size_t pos = 0;
-
-	while (pos < block->size) {
-		uint32_t name_off, count, i;
-		const char *sec_name;
-
-		if (block->size - pos < 8)
-			return link_error(obj->path, BTF_EXT_SECTION, "truncated info section header");
-		memcpy(&name_off, block->data + pos, 4);
-		memcpy(&count, block->data + pos + 4, 4);
-		pos += 8;
-		sec_name = btf__str_by_offset(obj->btf, name_off);
-		if (!sec_name || !sec_name[0])
-			return link_error(obj->path, BTF_EXT_SECTION, "bad section name offset %u",
-					  name_off);
-		if (count == 0 || (block->size - pos) / block->record_size < count)
-			return link_error(obj->path, BTF_EXT_SECTION,
-					  "bad record count %u for section '%s'", count, sec_name);
-		for (i = 0; i < count; i++, pos += block->record_size)
-			if (fn(obj, block_index, sec_name, block->data + pos, ctx))
-				return -1;
-	}
-	return 0;
-}
-
-static int check_btf_ext_record(struct input_object *obj, int block, const char *sec_name,
-				const uint8_t *record, void *ctx)
-{
-	uint32_t fields[4], type_count = btf__type_cnt(obj->btf);
-
-	(void)ctx;
-	memcpy(fields, record, block == BTF_EXT_FUNC_INFO ? 8 : 16);
-	if (fields[0] % BPF_INSN_SIZE)
-		return link_error(obj->path, BTF_EXT_SECTION,
-				  "record for '%s' has unaligned instruction offset %u", sec_name, fields[0]);
-	switch (block) {
-	case BTF_EXT_FUNC_INFO:
-		if (fields[1] >= type_count || !btf_is_func(btf__type_by_id(obj->btf, fields[1])))
-			return link_error(obj->path, BTF_EXT_SECTION,
-					  "func_info for '%s' refers to bad type %u", sec_name, fields[1]);
-		break;
-	case BTF_EXT_LINE_INFO:
-		if (!btf__str_by_offset(obj->btf, fields[1]) || !btf__str_by_offset(obj->btf, fields[2]))
-			return link_error(obj->path, BTF_EXT_SECTION,
-					  "line_info for '%s' has bad string offsets", sec_name);
-		break;
-	case BTF_EXT_CORE_RELO:
-		if (fields[1] >= type_count || !btf__str_by_offset(obj->btf, fields[2]))
-			return link_error(obj->path, BTF_EXT_SECTION,
-					  "CO-RE relocation for '%s' is malformed", sec_name);
-		break;
-	}
-	return 0;
-}
-
-int validate_input_btf(struct input_object *obj)
-{
-	struct id_check check;
-	uint32_t id;
-	int block;
-
-	if (!obj->btf)
-		return 0;
-	check.type_count = btf__type_cnt(obj->btf);
-	for (id = 1; id < check.type_count; id++) {
-		struct btf_type *t = (struct btf_type *)btf__type_by_id(obj->btf, id);
-
-		if (!t || visit_type_ids(t, check_type_id, &check))
-			return link_error(obj->path, BTF_SECTION, "type [%u] refers to a missing type", id);
-		if (visit_str_offs(t, check_str_off, obj->btf))
-			return link_error(obj->path, BTF_SECTION, "type [%u] has a bad string offset", id);
-		if (btf_is_func(t) && !btf_is_func_proto(btf__type_by_id(obj->btf, t->type)))
-			return link_error(obj->path, BTF_SECTION, "FUNC [%u] does not point to a FUNC_PROTO", id);
-	}
-	for (block = 0; block < BTF_EXT_BLOCK_COUNT; block++)
-		if (for_each_btf_ext_record(obj, block, check_btf_ext_record, NULL))
-			return -1;
-	return 0;
-}
 
 /* ---- type comparison for globals and externs (as libbpf's linker) ---- */
 
@@ -467,6 +264,18 @@ int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t
 	return map_struct_definitions_match(sym_name, btf1, v1->type, btf2, v2->type, 0);
 }
 
+int static_key_polarity(const struct btf *btf, uint32_t var_id)
+{
+	const struct btf_type *v = btf__type_by_id(btf, var_id);
+	struct map_definition def;
+
+	/* BPF_MAP_TYPE_INSN_SET with BPF_F_STATIC_KEY in map_extra (docs/abi.md) */
+	if (!v || !btf_is_var(v) || parse_map_definition(btf, v->type, &def) ||
+	    def.values[0] != 34 || !(def.values[7] & 1))
+		return -1;
+	return (def.values[7] & 2) ? 1 : 0;
+}
+
 /* An extern VAR/FUNC got its definition: make its BTF say so (libbpf does the same). */
 int complete_extern_btf(struct btf *dst, uint32_t dst_id, const struct btf *src, uint32_t src_id)
 {
@@ -626,6 +435,35 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 	return 0;
 }
 
+/* Output symbols that a non-local symbol of the object resolved to. */
+static bool *own_global_symbols(struct linker *linker, const struct input_object *obj)
+{
+	bool *own = calloc(linker->symbol_count + 1, sizeof(*own));
+	size_t i;
+
+	if (!own)
+		return NULL;
+	for (i = 1; i < obj->symbol_count; i++)
+		if (ELF64_ST_BIND(obj->symbols[i].st_info) != STB_LOCAL && obj->symbol_map[i])
+			own[obj->symbol_map[i]] = true;
+	return own;
+}
+
+static bool object_has_local_function(const struct input_object *obj, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < obj->symbol_count; i++) {
+		const Elf64_Sym *sym = &obj->symbols[i];
+
+		if (ELF64_ST_BIND(sym->st_info) == STB_LOCAL &&
+		    ELF64_ST_TYPE(sym->st_info) == STT_FUNC && sym->st_shndx != SHN_UNDEF &&
+		    strcmp(input_symbol_name(obj, sym), name) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int remember_pending(struct linker *linker, const struct global_symbol *glob)
 {
 	if (grow_array((void **)&linker->pending_types, &linker->pending_capacity,
@@ -635,20 +473,11 @@ static int remember_pending(struct linker *linker, const struct global_symbol *g
 	return 0;
 }
 
-int merge_btf(struct linker *linker, struct input_object *obj)
+/* Appends the object's types but DATASECs, sharing the VAR/FUNC of globals linked before. */
+static int append_object_types(struct linker *linker, struct input_object *obj,
+			       const bool *own_globals)
 {
-	uint32_t id, count, start_id, out_count;
-	struct remap_ctx remap;
-	size_t g;
-
-	linker->pending_count = 0;
-	if (!obj->btf)
-		return 0;
-	start_id = btf__type_cnt(linker->btf);
-	count = btf__type_cnt(obj->btf);
-	obj->btf_type_map = calloc(count + 1, sizeof(*obj->btf_type_map));
-	if (!obj->btf_type_map)
-		return link_error(obj->path, NULL, "out of memory");
+	uint32_t id, count = btf__type_cnt(obj->btf);
 
 	for (id = 1; id < count; id++) {
 		const struct btf_type *t = btf__type_by_id(obj->btf, id);
@@ -659,7 +488,31 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 		if (btf_is_datasec(t))
 			continue;
 		if (btf_is_non_static(t)) {
-			glob = find_global(linker, btf__name_by_offset(obj->btf, t->name_off));
+			const char *name = btf__name_by_offset(obj->btf, t->name_off);
+
+			glob = find_global(linker, name);
+			/* a global of other inputs, not this one's local of that name */
+			if (glob && !own_globals[glob->symbol_index])
+				glob = NULL;
+			/*
+			 * A global-linkage FUNC whose ELF symbol is local (a
+			 * localized global, crafted BTF): the function is this
+			 * object's private one, so its FUNC is too. Made static,
+			 * it is appended like any static function's, and
+			 * func_info keeps pointing at it, here and on relink.
+			 */
+			if (!glob && btf_is_func(t) && object_has_local_function(obj, name)) {
+				struct btf_type *copy;
+
+				new_id = btf__add_type(linker->btf, obj->btf, t);
+				if (new_id < 0)
+					return link_error(obj->path, BTF_SECTION,
+							  "cannot append type [%u]", id);
+				copy = btf_type_mut(linker->btf, new_id);
+				copy->info = (BTF_KIND_FUNC << 24) | BTF_FUNC_STATIC;
+				obj->btf_type_map[id] = new_id;
+				continue;
+			}
 			/* VARs of deduplicated sections (license, version) have no symbol */
 			if (!glob)
 				continue;
@@ -686,11 +539,38 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 		}
 	}
 
+	return 0;
+}
+
+int merge_btf(struct linker *linker, struct input_object *obj)
+{
+	uint32_t id, count, start_id, out_count;
+	struct remap_ctx remap;
+	bool *own_globals;
+	size_t g;
+	int err;
+
+	linker->pending_count = 0;
+	if (!obj->btf)
+		return 0;
+	start_id = btf__type_cnt(linker->btf);
+	count = btf__type_cnt(obj->btf);
+	obj->btf_type_map = calloc(count + 1, sizeof(*obj->btf_type_map));
+	own_globals = own_global_symbols(linker, obj);
+	if (!obj->btf_type_map || !own_globals) {
+		free(own_globals);
+		return link_error(obj->path, NULL, "out of memory");
+	}
+	err = append_object_types(linker, obj, own_globals);
+	free(own_globals);
+	if (err)
+		return err;
+
 	remap.map = obj->btf_type_map;
 	remap.count = count;
 	out_count = btf__type_cnt(linker->btf);
 	for (id = start_id; id < out_count; id++)
-		if (visit_type_ids(btf_type_mut(linker->btf, id), remap_type_id, &remap))
+		if (elfobj_btf_visit_type_ids(btf_type_mut(linker->btf, id), remap_type_id, &remap))
 			return link_error(obj->path, BTF_SECTION,
 					  "type [%u] refers to a type that was not linked", id);
 
@@ -773,14 +653,27 @@ static int append_btf_ext_record(struct input_object *obj, int block, const char
 	return 0;
 }
 
+struct btf_ext_merge {
+	struct linker *linker;
+	struct input_object *obj;
+};
+
+static int merge_record(int block, const char *sec_name, const uint8_t *record, void *ctx)
+{
+	struct btf_ext_merge *merge = ctx;
+
+	return append_btf_ext_record(merge->obj, block, sec_name, record, merge->linker);
+}
+
 int merge_btf_ext(struct linker *linker, struct input_object *obj)
 {
+	struct btf_ext_merge merge = { linker, obj };
 	int block;
 
 	if (!obj->has_btf_ext)
 		return 0;
 	for (block = 0; block < BTF_EXT_BLOCK_COUNT; block++)
-		if (for_each_btf_ext_record(obj, block, append_btf_ext_record, linker))
+		if (elfobj_btf_ext_for_each(&obj->file, block, merge_record, &merge))
 			return -1;
 	return 0;
 }
@@ -788,7 +681,7 @@ int merge_btf_ext(struct linker *linker, struct input_object *obj)
 /* Serializes the merged .BTF.ext: header, then per block the record size and per-section runs. */
 static int build_btf_ext(struct linker *linker, uint8_t **out, uint32_t *out_size)
 {
-	struct btf_ext_header hdr = { .magic = 0xeB9F, .version = 1, .hdr_len = sizeof(hdr) };
+	struct elfobj_btf_ext_header hdr = { .magic = 0xeB9F, .version = 1, .hdr_len = sizeof(hdr) };
 	uint32_t lengths[BTF_EXT_BLOCK_COUNT] = {0};
 	size_t total, pos, i;
 	uint8_t *data;
@@ -876,6 +769,8 @@ int finalize_btf(struct linker *linker, const char *output_path,
 
 	*btf_raw = *ext_raw = NULL;
 	*btf_size = *ext_size = 0;
+	if (check_link_complete(linker))
+		return -1;
 	if (btf__type_cnt(linker->btf) == 1)
 		return 0;
 	/*
@@ -910,11 +805,11 @@ int finalize_btf(struct linker *linker, const char *output_path,
 		}
 	}
 	{
-		struct id_check check = { btf__type_cnt(linker->btf) };
-		uint32_t id;
+		uint32_t id, count = btf__type_cnt(linker->btf);
 
-		for (id = 1; id < check.type_count; id++)
-			if (visit_type_ids(btf_type_mut(linker->btf, id), check_type_id, &check))
+		for (id = 1; id < count; id++)
+			if (elfobj_btf_visit_type_ids(btf_type_mut(linker->btf, id),
+						      elfobj_btf_check_type_id, &count))
 				return link_error(output_path, BTF_SECTION,
 						  "internal error: merged type [%u] refers to a missing type", id);
 	}

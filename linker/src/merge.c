@@ -199,113 +199,32 @@ static bool is_jump_table_symbol(const struct input_object *obj, const Elf64_Sym
 }
 
 /*
- * .static_keys entries (docs/abi.md section 2): 16 bytes, insn_off
- * (NODYLD32) and target_off (ABS32) against the section symbol of one code
- * section, key (ABS64) against a map in .maps. Checked before merging so a
- * malformed entry is reported against its input file.
+ * .static_keys (docs/abi.md section 2): elfobj has checked every entry
+ * against the code; here each key must be a map in .maps, or declared here
+ * and defined by a later input (checked once all inputs are read).
  */
 static int check_static_keys(struct linker *linker, struct input_object *obj,
-			     const struct input_section *rel_sec, const struct input_section *keys)
+			     const struct input_section *keys)
 {
-	size_t entries = keys->shdr->sh_size / 16, count, i;
-	const Elf64_Rel *rel = rel_sec->table;
-	uint8_t *seen;
-	uint16_t *code_section;
-	int err = 0;
+	size_t i;
 
-	if (keys->shdr->sh_size % 16)
-		return link_error(obj->path, keys->name, "size %llu is not a multiple of 16-byte entries",
-				  (unsigned long long)keys->shdr->sh_size);
-	seen = calloc(entries + 1, 1);
-	code_section = calloc(entries + 1, sizeof(*code_section));
-	if (!seen || !code_section) {
-		err = link_error(obj->path, NULL, "out of memory");
-		goto out;
+	for (i = 0; i < obj->static_branch_count; i++) {
+		const struct elfobj_static_branch *branch = &obj->static_branches[i];
+		size_t out_index = obj->symbol_map[branch->key_symbol];
+		int section_id = out_index ? linker->symbols[out_index].section_id : 0;
+		struct global_symbol *glob = global_symbol_by_index(linker, out_index);
+
+		/* a declared key may be defined by a later input: checked at the end */
+		if (glob && glob->is_extern) {
+			if (!glob->static_key_user)
+				glob->static_key_user = obj->path;
+			continue;
+		}
+		if (!section_id || strcmp(linker->sections[section_id].name, MAPS_SECTION))
+			return link_error(obj->path, keys->name, "entry %zu: key '%s' is not a map in .maps",
+					  branch->entry, obj->file.symbol_names[branch->key_symbol]);
 	}
-	count = rel_sec->shdr->sh_size / sizeof(Elf64_Rel);
-	for (i = 0; i < count; i++, rel++) {
-		size_t entry = rel->r_offset / 16, field = rel->r_offset % 16;
-		uint32_t type = ELF64_R_TYPE(rel->r_info);
-		const Elf64_Sym *sym = &obj->symbols[ELF64_R_SYM(rel->r_info)];
-		const char *sym_name = input_symbol_name(obj, sym);
-		int bit = field == 0 ? 1 : field == 4 ? 2 : 4;
-		/*
-		 * clang's inline asm gives NODYLD32 for insn_off and ABS32 for
-		 * target_off (docs/abi.md); llvm-mc gives NODYLD32 for both.
-		 * Both patch the same 4 bytes, so either is accepted for the
-		 * two offsets; the key must be ABS64.
-		 */
-		bool type_ok = field == 8 ? type == R_BPF_64_ABS64 :
-			       type == R_BPF_64_NODYLD32 || type == R_BPF_64_ABS32;
-
-		if ((field != 0 && field != 4 && field != 8) || !type_ok) {
-			err = link_error(obj->path, keys->name,
-					 "entry %zu: relocation type %u at field offset %zu does not match the static key entry layout",
-					 entry, type, field);
-			goto out;
-		}
-		if (seen[entry] & bit) {
-			err = link_error(obj->path, keys->name, "entry %zu: field %zu relocated twice",
-					 entry, field);
-			goto out;
-		}
-		seen[entry] |= bit;
-		if (field < 8) {
-			const struct input_section *code;
-			uint32_t value = read_u32((const uint8_t *)keys->data->d_buf + rel->r_offset);
-
-			if (ELF64_ST_TYPE(sym->st_info) != STT_SECTION || sym->st_shndx == SHN_UNDEF ||
-			    sym->st_shndx >= obj->section_count) {
-				err = link_error(obj->path, keys->name,
-						 "entry %zu: %s must be relocated against a code section symbol, not '%s'",
-						 entry, field ? "target_off" : "insn_off", sym_name);
-				goto out;
-			}
-			code = &obj->sections[sym->st_shndx];
-			if (code->skipped || !(code->shdr->sh_flags & SHF_EXECINSTR)) {
-				err = link_error(obj->path, keys->name,
-						 "entry %zu: section '%s' is not a code section",
-						 entry, code->name);
-				goto out;
-			}
-			if (code_section[entry] && code_section[entry] != sym->st_shndx) {
-				err = link_error(obj->path, keys->name,
-						 "entry %zu: insn_off and target_off point into different sections",
-						 entry);
-				goto out;
-			}
-			code_section[entry] = sym->st_shndx;
-			if (value % BPF_INSN_SIZE || value > code->shdr->sh_size ||
-			    (field == 0 && value == code->shdr->sh_size)) {
-				err = link_error(obj->path, keys->name,
-						 "entry %zu: %s %#x is not an instruction of '%s'",
-						 entry, field ? "target_off" : "insn_off", value, code->name);
-				goto out;
-			}
-		} else {
-			size_t out_index = obj->symbol_map[ELF64_R_SYM(rel->r_info)];
-			int section_id = out_index ? linker->symbols[out_index].section_id : 0;
-
-			if (!section_id || strcmp(linker->sections[section_id].name, MAPS_SECTION)) {
-				err = link_error(obj->path, keys->name,
-						 "entry %zu: key '%s' is not a map in .maps",
-						 entry, sym_name);
-				goto out;
-			}
-		}
-	}
-	for (i = 0; i < entries; i++) {
-		if (seen[i] != 7) {
-			err = link_error(obj->path, keys->name,
-					 "entry %zu: needs exactly one relocation per field (insn_off, target_off, key)",
-					 i);
-			goto out;
-		}
-	}
-out:
-	free(seen);
-	free(code_section);
-	return err;
+	return 0;
 }
 
 /*
@@ -373,7 +292,7 @@ int merge_relocations(struct linker *linker, struct input_object *obj)
 		if (target->skipped)
 			continue;
 		if (strcmp(target->name, STATIC_KEYS_SECTION) == 0 &&
-		    check_static_keys(linker, obj, rel_sec, target))
+		    check_static_keys(linker, obj, target))
 			goto out;
 		dst = &linker->sections[target->output_id];
 		count = rel_sec->shdr->sh_size / sizeof(Elf64_Rel);

@@ -2,8 +2,8 @@
 /*
  * Reading one input object. elfobj (shared with bpfkeys) validates the ELF
  * structure: indices in range, sizes consistent, symbols and relocations
- * inside their sections. Here the linker's view is built on it: which
- * sections are copied, .BTF and .BTF.ext, ephemeral BTF-only sections.
+ * inside their sections, .BTF and .BTF.ext. Here the linker's view is built
+ * on it: which sections are copied, ephemeral BTF-only sections.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +46,8 @@ static bool is_ignored_section(const struct input_section *sec)
 
 const char *input_symbol_name(const struct input_object *obj, const Elf64_Sym *sym)
 {
-	return elf_strptr(obj->elf, obj->strtab_index, sym->st_name);
+	/* elfobj checked st_name and that the string table ends with a NUL */
+	return (const char *)obj->file.sections[obj->file.strtab].data + sym->st_name;
 }
 
 struct input_section *input_section_by_name(struct input_object *obj, const char *name)
@@ -57,49 +58,6 @@ struct input_section *input_section_by_name(struct input_object *obj, const char
 		if (strcmp(obj->sections[i].name, name) == 0)
 			return &obj->sections[i];
 	return NULL;
-}
-
-static int read_btf_ext(struct input_object *obj, const struct input_section *sec)
-{
-	const uint8_t *raw = sec->data->d_buf;
-	size_t size = sec->data->d_size;
-	struct btf_ext_header hdr = {};
-	static const uint32_t min_record_size[BTF_EXT_BLOCK_COUNT] = { 8, 16, 16 };
-	uint32_t offsets[BTF_EXT_BLOCK_COUNT], lengths[BTF_EXT_BLOCK_COUNT];
-	int i;
-
-	if (size < offsetof(struct btf_ext_header, core_relo_off))
-		return link_error(obj->path, sec->name, "too small for a .BTF.ext header");
-	memcpy(&hdr, raw, size < sizeof(hdr) ? size : sizeof(hdr));
-	if (hdr.magic != 0xeB9F)
-		return link_error(obj->path, sec->name, "bad magic %#x", hdr.magic);
-	if (hdr.version != 1)
-		return link_error(obj->path, sec->name, "unsupported version %u", hdr.version);
-	if (hdr.hdr_len < offsetof(struct btf_ext_header, core_relo_off) || hdr.hdr_len > size)
-		return link_error(obj->path, sec->name, "bad header length %u", hdr.hdr_len);
-	if (hdr.hdr_len < sizeof(hdr))
-		hdr.core_relo_off = hdr.core_relo_len = 0;
-	offsets[0] = hdr.func_info_off; lengths[0] = hdr.func_info_len;
-	offsets[1] = hdr.line_info_off; lengths[1] = hdr.line_info_len;
-	offsets[2] = hdr.core_relo_off; lengths[2] = hdr.core_relo_len;
-	for (i = 0; i < BTF_EXT_BLOCK_COUNT; i++) {
-		struct btf_ext_block *block = &obj->btf_ext[i];
-		uint64_t start = (uint64_t)hdr.hdr_len + offsets[i];
-
-		if (!lengths[i])
-			continue;
-		if (start > size || lengths[i] > size - start || lengths[i] < 4)
-			return link_error(obj->path, sec->name, "info block %d out of bounds", i);
-		memcpy(&block->record_size, raw + start, 4);
-		if (block->record_size < min_record_size[i] || block->record_size % 4 ||
-		    block->record_size > 1024)
-			return link_error(obj->path, sec->name, "info block %d: bad record size %u",
-					  i, block->record_size);
-		block->data = raw + start + 4;
-		block->size = lengths[i] - 4;
-	}
-	obj->has_btf_ext = true;
-	return 0;
 }
 
 static int add_input_section(struct input_object *obj, size_t *capacity)
@@ -174,41 +132,25 @@ static int read_sections(struct input_object *obj)
 
 	for (i = 1; i < shnum; i++) {
 		struct input_section *sec = &obj->sections[i];
-		Elf64_Shdr *shdr = sec->shdr;
 
-		if (shdr->sh_type != SHT_PROGBITS)
+		if (sec->shdr->sh_type != SHT_PROGBITS)
 			continue;
 		if (strcmp(sec->name, BKEYS_INSTANCES_SECTION) == 0)
 			return link_error(obj->path, sec->name,
 					  "this object was already resolved by bpfkeys (its site indices would not match the merged code): link the raw objects, then run bpfkeys resolve on the result");
-		if (strcmp(sec->name, BTF_SECTION) == 0) {
-			int err;
-
-			if (obj->btf)
-				return link_error(obj->path, sec->name, "more than one .BTF section");
-			obj->btf = btf__new(sec->data->d_buf, shdr->sh_size);
-			err = libbpf_get_error(obj->btf);
-			if (err) {
-				obj->btf = NULL;
-				return link_error(obj->path, sec->name, "invalid BTF: %s", strerror(-err));
-			}
+		/* elfobj parsed and checked them */
+		if (strcmp(sec->name, BTF_SECTION) == 0 || strcmp(sec->name, BTF_EXT_SECTION) == 0)
 			sec->skipped = true;
-		} else if (strcmp(sec->name, BTF_EXT_SECTION) == 0) {
-			if (obj->has_btf_ext)
-				return link_error(obj->path, sec->name, "more than one .BTF.ext section");
-			sec->skipped = true;
-			if (read_btf_ext(obj, sec))
-				return -1;
-		}
 	}
+	if (elfobj_read_static_keys(&obj->file, &obj->static_branches, &obj->static_branch_count))
+		return -1;
+	obj->btf = obj->file.btf;
+	obj->has_btf_ext = obj->file.has_btf_ext;
+	memcpy(obj->btf_ext, obj->file.btf_ext, sizeof(obj->btf_ext));
 	obj->symtab_index = obj->file.symtab;
 	obj->strtab_index = obj->file.strtab;
 	obj->symbols = obj->file.symbols;
 	obj->symbol_count = obj->file.symbol_count;
-	if (obj->has_btf_ext && !obj->btf)
-		return link_error(obj->path, BTF_EXT_SECTION, "present without .BTF");
-	if (validate_input_btf(obj))
-		return -1;
 	return add_ephemeral_sections(obj, &capacity);
 }
 
@@ -243,8 +185,8 @@ int input_object_open(struct input_object *obj, const char *path)
 
 void input_object_close(struct input_object *obj)
 {
-	btf__free(obj->btf);
 	free(obj->sections);
+	free(obj->static_branches);
 	free(obj->symbol_map);
 	free(obj->btf_type_map);
 	elfobj_close(&obj->file);

@@ -71,7 +71,8 @@ static int find_global_symbol_btf(struct input_object *obj, const char *sym_name
 }
 
 static bool global_symbols_match(struct linker *linker, struct global_symbol *glob,
-				 struct input_object *obj, const char *sym_name, uint32_t btf_id)
+				 struct input_object *obj, const char *sym_name, uint32_t btf_id,
+				 bool is_extern)
 {
 	const struct btf_type *t;
 
@@ -91,6 +92,19 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 		return false;
 	}
 	if (glob->section_id && strcmp(linker->sections[glob->section_id].name, MAPS_SECTION) == 0) {
+		int earlier = static_key_polarity(linker->btf, glob->btf_id);
+		int current = static_key_polarity(obj->btf, btf_id);
+
+		/* the one difference a key's two declarations can have: its initial state */
+		if (earlier >= 0 && current >= 0 && earlier != current) {
+			link_error(obj->path, MAPS_SECTION,
+				   "static key '%s': %s_STATIC_KEY_%s in %s vs %s_STATIC_KEY_%s in %s",
+				   sym_name, glob->is_extern ? "DECLARE" : "DEFINE",
+				   earlier ? "TRUE" : "FALSE", glob->path,
+				   is_extern ? "DECLARE" : "DEFINE",
+				   current ? "TRUE" : "FALSE", obj->path);
+			return false;
+		}
 		if (map_definitions_match(sym_name, linker->btf, glob->btf_id, obj->btf, btf_id))
 			return true;
 		link_error(obj->path, MAPS_SECTION,
@@ -189,7 +203,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj, size_t
 			return link_error(obj->path, src_sec ? src_sec->name : NULL,
 					  "symbol '%s': duplicate definition (also defined as a strong symbol in an earlier object)",
 					  name);
-		if (!global_symbols_match(linker, glob, obj, name, btf_id))
+		if (!global_symbols_match(linker, glob, obj, name, btf_id, is_extern))
 			return -1;
 		dst_sym = &linker->symbols[glob->symbol_index].sym;
 		/* a strong occurrence anywhere makes the symbol strong */
@@ -217,6 +231,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj, size_t
 					  name, dst_sec->name, linker->sections[glob->section_id].name);
 		glob->section_id = dst_sec ? dst_sec->id : 0;
 		glob->is_extern = false;
+		glob->path = obj->path;
 		if (glob->btf_id && btf_id &&
 		    complete_extern_btf(linker->btf, glob->btf_id, obj->btf, btf_id))
 			return -1;
@@ -257,6 +272,7 @@ add_symbol:
 	glob->var_index = -1;
 	glob->is_extern = is_extern;
 	glob->is_weak = bind == STB_WEAK;
+	glob->path = obj->path;
 	if (name_map_put(&linker->global_names, name_off, linker->global_count))
 		return -1;
 	linker->global_count++;
@@ -273,5 +289,53 @@ int resolve_symbols(struct linker *linker, struct input_object *obj)
 	for (i = 1; i < obj->symbol_count; i++)
 		if (append_symbol(linker, obj, i))
 			return -1;
+	return 0;
+}
+
+struct global_symbol *global_symbol_by_index(struct linker *linker, size_t symbol_index)
+{
+	int index;
+
+	if (!symbol_index || symbol_index >= linker->symbol_count)
+		return NULL;
+	index = name_map_get(&linker->global_names,
+			     linker->strtab.data + linker->symbols[symbol_index].sym.st_name);
+	if (index < 0 || linker->globals[index].symbol_index != symbol_index)
+		return NULL;
+	return &linker->globals[index];
+}
+
+int check_link_complete(struct linker *linker)
+{
+	bool output_has_btf = btf__type_cnt(linker->btf) > 1;
+	size_t i;
+
+	for (i = 0; i < linker->global_count; i++) {
+		const struct global_symbol *glob = &linker->globals[i];
+		const char *name = linker->strtab.data + glob->name_off;
+
+		/*
+		 * A global of an object without BTF (compiled without -g)
+		 * links untyped only when no input has BTF: otherwise the
+		 * output's BTF lacks its VAR/FUNC and the output cannot be
+		 * linked again (by bpfld or libbpf). Objects sharing the
+		 * symbol were compared in global_symbols_match().
+		 */
+		if (output_has_btf && !glob->btf_id)
+			return link_error(glob->path, NULL,
+					  "symbol '%s': BTF info is missing for a global symbol (compile every object with -g)",
+					  name);
+		if (!glob->static_key_user)
+			continue;
+		if (glob->is_extern)
+			return link_error(glob->static_key_user, STATIC_KEYS_SECTION,
+					  "static key '%s' is declared but not defined in any input (missing DEFINE_STATIC_KEY_*?)",
+					  name);
+		if (!glob->section_id ||
+		    strcmp(linker->sections[glob->section_id].name, MAPS_SECTION) != 0)
+			return link_error(glob->static_key_user, STATIC_KEYS_SECTION,
+					  "key '%s' is not a map in .maps (defined in %s)", name,
+					  glob->path);
+	}
 	return 0;
 }

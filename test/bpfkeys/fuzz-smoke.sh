@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
 # Fuzz smoke test for the bpfkeys reader (run by scripts/test.sh, not lit):
-# builds bpfkeys/fuzz.c with clang-22 -fsanitize=fuzzer,address,undefined
-# and runs it for FUZZ_SECONDS (default 60) on a seed corpus of generated
-# objects (bench/bpfkeys/gen.c) and their resolved forms. Fails on any
-# crash, leak, UB report or timeout.
+# builds bpfkeys/fuzz.c with clang-22 -fsanitize=fuzzer,address,undefined,
+# replays every input of the checked-in regression corpus
+# (test/fuzz-corpus/bpfkeys: inputs that once crashed or gave a bad output),
+# then runs a fixed number of mutations (FUZZ_RUNS, default 300000) with a
+# fixed seed (FUZZ_SEED, default 1) on seeds generated here (objects from
+# bench/bpfkeys/gen.c and their resolved forms): the same inputs on every
+# machine, so the gate cannot fail at random. Fails on any crash, leak, UB
+# report or timeout. Random, time-boxed fuzzing is scripts/fuzz.sh.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
 out=$build/fuzz/bpfkeys
-seconds=${FUZZ_SECONDS:-60}
+runs=${FUZZ_RUNS:-300000}
+seed=${FUZZ_SEED:-1}
+# scripts/fuzz.sh sets FUZZ_SECONDS: random fuzzing for that long instead
+if [ -n "${FUZZ_SECONDS:-}" ]; then
+	budget=(-max_total_time="$FUZZ_SECONDS"); what="${FUZZ_SECONDS}s of random fuzzing"
+else
+	budget=(-seed="$seed" -runs="$runs"); what="$runs runs (seed $seed)"
+fi
 cc=/usr/lib/llvm-22/bin/clang
-mkdir -p "$out/corpus" "$out/artifacts"
+rm -rf "$out/corpus" "$out/new"
+mkdir -p "$out/corpus" "$out/new" "$out/artifacts"
 
-srcs=()
+srcs=("$repo"/elfobj/{diag,read,btf,static_keys,output}.c)
 for f in diag read maps callgraph resolve format write lower list fuzz; do
 	srcs+=("$repo/bpfkeys/$f.c")
 done
 "$cc" -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I"$repo/bpfkeys" "${srcs[@]}" -lelf -lbpf -o "$out/bpfkeys-fuzz"
+	-I"$repo/elfobj" -I"$repo/bpfkeys" "${srcs[@]}" -lelf -lbpf -o "$out/bpfkeys-fuzz"
 
 # seeds: generated raw objects of a few shapes, and their resolved forms
 cc -O1 "$repo/bench/bpfkeys/gen.c" -lelf -lbpf -o "$out/gen"
@@ -32,6 +44,10 @@ for n in 1 3 20 200; do
 	done
 done
 
-"$out/bpfkeys-fuzz" -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
-	-artifact_prefix="$out/artifacts/" -print_final_stats=1 "$out/corpus"
-echo "fuzz-smoke: bpfkeys reader: no crash in ${seconds}s"
+fuzz=("$out/bpfkeys-fuzz" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$out/artifacts/")
+regressions=("$repo"/test/fuzz-corpus/bpfkeys/*)
+"${fuzz[@]}" "${regressions[@]}" 2>&1 | tail -2
+echo "fuzz-smoke: bpfkeys: replayed ${#regressions[@]} regression inputs"
+# new units go to a fresh directory: every run starts from the same corpus
+"${fuzz[@]}" "${budget[@]}" -print_final_stats=1 "$out/new" "$out/corpus" 2>&1 | tail -12
+echo "fuzz-smoke: bpfkeys reader: no crash in $what"

@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # CI fuzz smoke test for bpfld's input reader: builds the libFuzzer target
-# (linker/fuzz/fuzz_input_reader.c, ASan+UBSan) with clang-22, seeds it with
-# real BPF objects and the malformed objects of this test suite, and runs it
-# for FUZZ_SECONDS (default 30). Fails on any crash, leak or sanitizer report.
+# (linker/fuzz/fuzz_input_reader.c, ASan+UBSan) with clang-22, replays the
+# checked-in regression corpus (test/fuzz-corpus/bpfld), then runs a fixed
+# number of mutations (FUZZ_RUNS, default 100000) with a fixed seed
+# (FUZZ_SEED, default 1) from real BPF objects and the malformed objects of
+# this test suite: deterministic, so the gate cannot fail at random. Fails on
+# any crash, leak or sanitizer report. Random fuzzing is scripts/fuzz.sh.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
-seconds=${FUZZ_SECONDS:-30}
+runs=${FUZZ_RUNS:-100000}
+seed=${FUZZ_SEED:-1}
+# scripts/fuzz.sh sets FUZZ_SECONDS: random fuzzing for that long instead
+if [ -n "${FUZZ_SECONDS:-}" ]; then
+	budget=(-max_total_time="$FUZZ_SECONDS"); what="${FUZZ_SECONDS}s of random fuzzing"
+else
+	budget=(-seed="$seed" -runs="$runs"); what="$runs runs (seed $seed)"
+fi
 llvm=/usr/lib/llvm-22/bin
 out=$build/fuzz/linker
+rm -rf "$out/seeds" "$out/corpus"
 mkdir -p "$out/seeds" "$out/corpus"
 
 src=$repo/linker/src
 "$llvm/clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$src" \
+	-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$src" -I"$repo/elfobj" \
 	"$repo/linker/fuzz/fuzz_input_reader.c" "$src"/{linker,diag,strings,read,resolve,merge,btf,write}.c \
+	"$repo"/elfobj/{diag,read,btf,static_keys,output}.c \
 	$(pkg-config --libs libbpf libelf) -o "$out/fuzz_input_reader"
 
 inputs=$repo/test/linker/Inputs
@@ -31,6 +43,11 @@ for t in "$repo"/test/linker/*.test; do
 	done
 done
 
-echo "fuzz-smoke: $(ls "$out/seeds" | wc -l) seeds, ${seconds}s" >&2
-"$out/fuzz_input_reader" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-	-print_final_stats=1 -artifact_prefix="$out/" "$out/corpus" "$out/seeds" 2>&1 | tail -15
+fuzz=("$out/fuzz_input_reader" -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$out/")
+regressions=("$repo"/test/fuzz-corpus/bpfld/*)
+"${fuzz[@]}" "${regressions[@]}" 2>&1 | tail -2
+echo "fuzz-smoke: bpfld: replayed ${#regressions[@]} regression inputs"
+# new units go to a fresh directory: every run starts from the same corpus
+echo "fuzz-smoke: $(ls "$out/seeds" | wc -l) seeds, $what" >&2
+"${fuzz[@]}" "${budget[@]}" -print_final_stats=1 "$out/corpus" "$out/seeds" 2>&1 | tail -15
+echo "fuzz-smoke: bpfld reader: no crash in $what"

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Test-only stand-in for runtime-headers/bpf_static_keys.h that stock
- * clang-22 can compile: the same .static_keys entries (docs/abi.md section 2),
- * but the site is a plain `gotol` instead of gotol_or_nop/nop_or_gotol. The
- * linker only looks at the section and its relocations, so this is enough to
- * test rebasing without the patched compiler.
+ * clang-22 can compile: the same .static_keys entries (docs/abi.md section 2)
+ * and the same site, a gotol_or_nop, spelled as bytes (06 10, then the jump
+ * offset in instructions) since stock clang has no mnemonic for it. Enough to
+ * test linking without the patched compiler: the shared reader checks that
+ * each entry's instruction is a static branch jumping where the entry says.
  */
 #ifndef STATIC_KEYS_STOCK_H
 #define STATIC_KEYS_STOCK_H
@@ -35,7 +36,8 @@
 static __always_inline int stock_static_branch(void *static_key)
 {
 	asm goto("1:\n\t"
-		 "gotol %l[l_yes]\n\t"
+		 ".byte 0x06, 0x10, 0, 0\n\t"	/* gotol_or_nop */
+		 ".long (%l[l_yes] - 1b - 8) / 8\n\t"
 		 STATIC_KEY_ENTRY(0)
 		 :: "i"(static_key) :: l_yes);
 	return 0;

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * .static_keys entries (docs/abi.md section 2), checked once for both tools:
+ * 16 bytes each (insn_off, target_off, flags), one relocation per field of
+ * the field's type, both offsets against the section symbol of one code
+ * section, and the instruction there a static branch whose jump target and
+ * polarity agree with the entry. What a key must be (a map in .maps, a
+ * static key by its BTF) is for each tool to say: bpfld may see a key
+ * declared here and defined in another object.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "elfobj.h"
+
+#define ENTRY_SIZE 16
+#define BPF_JA_CODE 0x05	/* BPF_JMP | BPF_JA: 16-bit off */
+#define BPF_JA32_CODE 0x06	/* BPF_JMP32 | BPF_JA: 32-bit imm */
+#define BRANCH_JA 1		/* src_reg flags of a static branch */
+#define BRANCH_NOP 2
+#define ENTRY_LIKELY 1ULL
+
+static const char *const field_names[3] = { "insn_off", "target_off", "key" };
+
+/*
+ * LLVM picks NODYLD32 or ABS32 for a 32-bit "label - ." by the kind of label
+ * (assembler temporary or basic block), not by field; both mean "32-bit
+ * in-place section offset" in an ET_REL BPF object.
+ */
+static const char *const type_names[3] = { "R_BPF_64_NODYLD32 or R_BPF_64_ABS32",
+					   "R_BPF_64_NODYLD32 or R_BPF_64_ABS32", "R_BPF_64_ABS64" };
+
+static bool field_accepts(int field, uint32_t type)
+{
+	if (field == 2)
+		return type == ELFOBJ_R_BPF_64_ABS64;
+	return type == ELFOBJ_R_BPF_64_NODYLD32 || type == ELFOBJ_R_BPF_64_ABS32;
+}
+
+const char *elfobj_function_at(const struct elfobj *obj, size_t section, uint64_t offset)
+{
+	for (size_t i = 1; i < obj->symbol_count; i++) {
+		const Elf64_Sym *sym = &obj->symbols[i];
+
+		if (ELF64_ST_TYPE(sym->st_info) == STT_FUNC && sym->st_shndx == section &&
+		    offset >= sym->st_value && offset - sym->st_value < sym->st_size)
+			return obj->symbol_names[i];
+	}
+	return NULL;
+}
+
+struct entry_check {
+	const struct elfobj *obj;
+	const char *sec;	/* ".static_keys" */
+	size_t entry;
+	const char *key;
+};
+
+#define entry_error(c, fmt, ...)                                                              \
+	elfobj_error((c)->obj->path, (c)->sec, "entry %zu (offset 0x%zx): key '%s': " fmt,     \
+		     (c)->entry, (c)->entry * ENTRY_SIZE, (c)->key, ##__VA_ARGS__)
+
+static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel *const rel[3],
+		      struct elfobj_static_branch *branch)
+{
+	const struct elfobj *obj = c->obj;
+	const Elf64_Sym *sym[2] = { &obj->symbols[ELF64_R_SYM(rel[0]->r_info)],
+				    &obj->symbols[ELF64_R_SYM(rel[1]->r_info)] };
+	uint32_t insn_off, target_off;
+	const struct elfobj_section *code;
+	const char *function, *where;
+	uint8_t insn[8];
+	uint64_t flags;
+	int16_t off;
+	int32_t imm;
+	int64_t target;
+	unsigned src, dst;
+	char at[300];
+
+	memcpy(&insn_off, raw, 4);
+	memcpy(&target_off, raw + 4, 4);
+	memcpy(&flags, raw + 8, 8);
+	for (int i = 0; i < 2; i++) {
+		if (ELF64_ST_TYPE(sym[i]->st_info) != STT_SECTION || sym[i]->st_shndx == SHN_UNDEF ||
+		    sym[i]->st_shndx >= SHN_LORESERVE ||
+		    obj->sections[sym[i]->st_shndx].shdr.sh_type != SHT_PROGBITS ||
+		    !(obj->sections[sym[i]->st_shndx].shdr.sh_flags & SHF_EXECINSTR))
+			return entry_error(c, "field %s is relocated against '%s', not the section symbol of a code section",
+					   field_names[i], obj->symbol_names[ELF64_R_SYM(rel[i]->r_info)]);
+	}
+	if (sym[0]->st_shndx != sym[1]->st_shndx)
+		return entry_error(c, "branch (section %s) and target (section %s) are in different sections",
+				   obj->sections[sym[0]->st_shndx].name,
+				   obj->sections[sym[1]->st_shndx].name);
+	if (flags & ~ENTRY_LIKELY)
+		return entry_error(c, "unknown flags 0x%llx", (unsigned long long)flags);
+	code = &obj->sections[sym[0]->st_shndx];
+	if (insn_off % ELFOBJ_INSN_SIZE || insn_off >= code->shdr.sh_size)
+		return entry_error(c, "section %s offset 0x%x: site is misaligned or outside the section",
+				   code->name, insn_off);
+	function = elfobj_function_at(obj, sym[0]->st_shndx, insn_off);
+	if (function)
+		snprintf(at, sizeof(at), "function '%s' (section %s offset 0x%x)", function,
+			 code->name, insn_off);
+	else
+		snprintf(at, sizeof(at), "section %s offset 0x%x", code->name, insn_off);
+	where = at;
+	memcpy(insn, code->data + insn_off, sizeof(insn));
+	src = insn[1] >> 4;
+	dst = insn[1] & 0xf;
+	memcpy(&off, insn + 2, 2);
+	memcpy(&imm, insn + 4, 4);
+	if ((insn[0] != BPF_JA_CODE && insn[0] != BPF_JA32_CODE) || dst != 0 ||
+	    (src != BRANCH_JA && src != (BRANCH_JA | BRANCH_NOP)) ||
+	    (insn[0] == BPF_JA_CODE && imm != 0) || (insn[0] == BPF_JA32_CODE && off != 0))
+		return entry_error(c, "%s: instruction (code 0x%02x, regs 0x%02x, off %d, imm %d) is not a static branch",
+				   where, insn[0], insn[1], off, imm);
+	branch->section = sym[0]->st_shndx;
+	branch->insn = insn_off / ELFOBJ_INSN_SIZE;
+	branch->wide = insn[0] == BPF_JA32_CODE;
+	branch->jump_when_off = src & BRANCH_NOP;
+	branch->likely = flags & ENTRY_LIKELY;
+	target = (int64_t)branch->insn + 1 + (branch->wide ? imm : off);
+	if (target_off % ELFOBJ_INSN_SIZE || target != (int64_t)(target_off / ELFOBJ_INSN_SIZE))
+		return entry_error(c, "%s: entry target offset 0x%x differs from the instruction's jump target 0x%llx",
+				   where, target_off, (unsigned long long)target * ELFOBJ_INSN_SIZE);
+	if (target < 0 || (uint64_t)target >= code->shdr.sh_size / ELFOBJ_INSN_SIZE)
+		return entry_error(c, "%s: jump target 0x%llx is outside the section", where,
+				   (unsigned long long)target * ELFOBJ_INSN_SIZE);
+	branch->target = (uint64_t)target;
+	if (branch->likely != branch->jump_when_off)
+		return entry_error(c, "%s: entry says %s but the instruction is %s", where,
+				   branch->likely ? "likely" : "unlikely",
+				   branch->jump_when_off ?
+				   (branch->wide ? "nop_or_gotol (likely)" : "nop_or_goto (likely)") :
+				   (branch->wide ? "gotol_or_nop (unlikely)" : "goto_or_nop (unlikely)"));
+	return 0;
+}
+
+static int compare_relocations(const void *a, const void *b)
+{
+	const Elf64_Rel *x = a, *y = b;
+
+	if (x->r_offset != y->r_offset)
+		return x->r_offset < y->r_offset ? -1 : 1;
+	return x->r_info < y->r_info ? -1 : x->r_info > y->r_info;
+}
+
+static int compare_branches(const void *a, const void *b)
+{
+	const struct elfobj_static_branch *x = a, *y = b;
+
+	if (x->section != y->section)
+		return x->section < y->section ? -1 : 1;
+	if (x->insn != y->insn)
+		return x->insn < y->insn ? -1 : 1;
+	return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* Every relocation is on a field, of that field's type, one per field; rel[] by entry. */
+static int check_relocations(const struct elfobj *obj, const struct elfobj_section *keys,
+			     const Elf64_Rel *rels, size_t count, const Elf64_Rel *(*by_field)[3])
+{
+	const char *rel_name = obj->sections[keys->rel_section].name;
+	int errors = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		uint64_t off = rels[i].r_offset;
+		uint32_t type = (uint32_t)ELF64_R_TYPE(rels[i].r_info);
+		int field = off % ENTRY_SIZE == 0 ? 0 : off % ENTRY_SIZE == 4 ? 1 :
+			    off % ENTRY_SIZE == 8 ? 2 : -1;
+		size_t entry = off / ENTRY_SIZE;
+
+		if (off >= keys->shdr.sh_size || field < 0) {
+			errors += elfobj_error(obj->path, rel_name,
+					       "relocation at offset 0x%llx is not on an entry field",
+					       (unsigned long long)off) != 0;
+			continue;
+		}
+		if (!field_accepts(field, type))
+			errors += elfobj_error(obj->path, rel_name,
+					       "entry %zu field %s: relocation type %u, expected %s",
+					       entry, field_names[field], type, type_names[field]) != 0;
+		if (by_field[entry][field])
+			errors += elfobj_error(obj->path, rel_name,
+					       "entry %zu field %s has more than one relocation", entry,
+					       field_names[field]) != 0;
+		by_field[entry][field] = &rels[i];
+	}
+	return errors ? -1 : 0;
+}
+
+int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branch **branches,
+			    size_t *branch_count)
+{
+	const struct elfobj_section *keys = NULL;
+	const Elf64_Rel *(*by_field)[3] = NULL;
+	const Elf64_Rel *raw;
+	Elf64_Rel *rels = NULL;
+	size_t count, rel_count = 0;
+	int errors = 0;
+
+	*branches = NULL;
+	*branch_count = 0;
+	for (size_t i = 1; i < obj->section_count; i++) {
+		if (strcmp(obj->sections[i].name, ".static_keys"))
+			continue;
+		if (keys)
+			return elfobj_error(obj->path, ".static_keys", "more than one .static_keys section");
+		keys = &obj->sections[i];
+	}
+	if (!keys)
+		return 0;
+	if (keys->shdr.sh_type != SHT_PROGBITS)
+		return elfobj_error(obj->path, keys->name, "not SHT_PROGBITS");
+	if (keys->shdr.sh_size % ENTRY_SIZE)
+		return elfobj_error(obj->path, keys->name, "size %llu is not a multiple of the %d-byte entry",
+				    (unsigned long long)keys->shdr.sh_size, ENTRY_SIZE);
+	count = keys->shdr.sh_size / ENTRY_SIZE;
+	if (!count)
+		return 0;
+	if (!keys->rel_section)
+		return elfobj_error(obj->path, keys->name, "has %zu entries but no .rel.static_keys",
+				    count);
+	raw = elfobj_relocations(obj, (size_t)(keys - obj->sections), &rel_count);
+	rels = malloc(rel_count * sizeof(*rels) + 1);
+	by_field = calloc(count, sizeof(*by_field));
+	*branches = calloc(count, sizeof(**branches));
+	if (!rels || !by_field || !*branches) {
+		errors = elfobj_error(obj->path, NULL, "out of memory");
+		goto out;
+	}
+	/* in offset order, so that messages come in entry order */
+	memcpy(rels, raw, rel_count * sizeof(*rels));
+	qsort(rels, rel_count, sizeof(*rels), compare_relocations);
+	if (check_relocations(obj, keys, rels, rel_count, by_field)) {
+		errors = -1;
+		goto out;
+	}
+	for (size_t e = 0; e < count; e++) {
+		struct entry_check check = { obj, keys->name, e, NULL };
+		struct elfobj_static_branch *branch = &(*branches)[*branch_count];
+		int missing = -1;
+
+		for (int f = 0; f < 3 && missing < 0; f++)
+			if (!by_field[e][f])
+				missing = f;
+		if (missing >= 0) {
+			errors += elfobj_error(obj->path, keys->name,
+					       "entry %zu (offset 0x%zx): field %s has no relocation",
+					       e, e * ENTRY_SIZE, field_names[missing]) != 0;
+			continue;
+		}
+		branch->entry = e;
+		branch->key_symbol = ELF64_R_SYM(by_field[e][2]->r_info);
+		check.key = obj->symbol_names[branch->key_symbol];
+		if (read_entry(&check, keys->data + e * ENTRY_SIZE, by_field[e], branch))
+			errors++;
+		else
+			(*branch_count)++;
+	}
+	if (errors)
+		goto out;
+	qsort(*branches, *branch_count, sizeof(**branches), compare_branches);
+	for (size_t i = 1; i < *branch_count; i++) {
+		const struct elfobj_static_branch *a = &(*branches)[i - 1], *b = &(*branches)[i];
+
+		if (a->section == b->section && a->insn == b->insn)
+			errors += elfobj_error(obj->path, keys->name,
+					       "entries %zu and %zu (keys '%s' and '%s') are for one instruction (section %s offset 0x%llx)",
+					       a->entry, b->entry, obj->symbol_names[a->key_symbol],
+					       obj->symbol_names[b->key_symbol], obj->sections[a->section].name,
+					       (unsigned long long)a->insn * ELFOBJ_INSN_SIZE) != 0;
+	}
+out:
+	free(rels);
+	free(by_field);
+	if (errors) {
+		free(*branches);
+		*branches = NULL;
+		*branch_count = 0;
+		return -1;
+	}
+	return 0;
+}
