@@ -154,13 +154,10 @@ static int read_sections(struct input_object *obj)
 	return add_ephemeral_sections(obj, &capacity);
 }
 
-/* Takes ownership of `image`. */
-int input_object_parse(struct input_object *obj, const char *path, char *image, size_t size)
+/* The linker's view of what elfobj read (err: elfobj's result). */
+static int adopt(struct input_object *obj, int err)
 {
-	memset(obj, 0, sizeof(*obj));
-	obj->path = path;
-	obj->fd = -1;
-	if (elfobj_parse(&obj->file, path, (uint8_t *)image, size))
+	if (err)
 		return -1;
 	obj->image = (char *)obj->file.image;
 	obj->elf = obj->file.elf;
@@ -169,18 +166,24 @@ int input_object_parse(struct input_object *obj, const char *path, char *image, 
 	return read_sections(obj);
 }
 
-int input_object_open(struct input_object *obj, const char *path)
+static void start(struct input_object *obj, const char *path)
 {
 	memset(obj, 0, sizeof(*obj));
 	obj->path = path;
 	obj->fd = -1;
-	if (elfobj_open(&obj->file, path))
-		return -1;
-	obj->image = (char *)obj->file.image;
-	obj->elf = obj->file.elf;
-	obj->file_size = obj->file.image_size;
-	obj->shstrtab_index = obj->file.shstrndx;
-	return read_sections(obj);
+}
+
+/* Takes ownership of `image`. */
+int input_object_parse(struct input_object *obj, const char *path, char *image, size_t size)
+{
+	start(obj, path);
+	return adopt(obj, elfobj_parse(&obj->file, path, (uint8_t *)image, size));
+}
+
+int input_object_open(struct input_object *obj, const char *path)
+{
+	start(obj, path);
+	return adopt(obj, elfobj_open(&obj->file, path));
 }
 
 void input_object_close(struct input_object *obj)
