@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds every piece
 # (patched LLVM, bpfld, bpfkeys with ASan/UBSan, the patched kernel), runs the
-# fuzz smoke tests and the whole lit suite (including the qemu kernel tests),
+# fuzz smoke tests (regression corpus, fixed seed and runs), a fixed mutation
+# campaign and the whole lit suite (including the qemu kernel tests),
 # and ends with one "N passed, N failed" line.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +33,12 @@ for fuzz in test/*/fuzz-smoke.sh; do
 	step "fuzz smoke: $fuzz"
 	"$fuzz"
 done
+
+# structured mutations with the campaign's own PRNG and no coverage feedback:
+# the same inputs on every run (libFuzzer's runs above take a fixed seed and
+# count, but its coverage feedback can still steer two runs apart)
+step "mutation campaign (3000 inputs per tool, seed 1)"
+test/mutation/run.sh 3000 1
 
 step "lit"
 log=$build/lit.log

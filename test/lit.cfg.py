@@ -7,7 +7,8 @@ import lit.formats
 config.name = "bpf-static-keys"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".s", ".ll", ".c", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.local.cfg"]
+# mutation/ and fuzz-corpus/ are run by scripts/test.sh, not lit
+config.excludes = ["Inputs", "lit.cfg.py", "lit.local.cfg", "mutation", "fuzz-corpus"]
 
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = os.environ.get("BPFSK_BUILD", os.path.join(repo, "build"))
