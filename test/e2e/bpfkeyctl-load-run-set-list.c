@@ -10,7 +10,7 @@
 // RUN: %clang %bpf_cflags -c %S/Inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/e2e.o
-// RUN: %build-bpfkeyctl && cp %bpfkeyctl /bin/busybox %S/Inputs/cli-session.sh %t/files/
+// RUN: %build-bpfkeyctl && cp %guest-bpfkeyctl %guest-busybox %S/Inputs/cli-session.sh %t/files/
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s
 #include "e2e_loader.h"
 #include <sys/mount.h>
