@@ -3,9 +3,10 @@
 // the two valid results (2: key_b on, 0: off), and after the flipper stops
 // the program behaves as the state last set. Then the same with key_a of
 // prog_one, whose instance has two sites (prog_one's own and shared_fn's):
-// the sites of one instance are patched one after the other, so a run may
-// see one flipped and not the other; only the four combinations may occur.
-// Every valid result must be seen: the runs really overlapped the flips.
+// the sites of one instance are patched in one text_poke batch, not as one
+// atomic write, so a run may see one flipped and not the other; only the
+// four combinations may occur. Both states must be seen (the runs really
+// overlapped the flips); the half-flipped ones are rare and not required.
 //
 // qemu runs with single-threaded TCG (vCPUs interleaved on one host
 // thread): the kernel sees two CPUs, IPIs and int3s hit on the other CPU,
@@ -140,10 +141,13 @@ int main(void)
 	/* key_b off, so that prog_one = key_a's two sites: 0, 1, 4 or 5 */
 	e2e_ok("key_b off", bpf_program__set_static_key(one, "key_b", false));
 	// CHECK: key_a: [[FLIPS]] flips, 0 errors, {{[0-9]+}} runs, 0 invalid results
+	/*
+	 * 1 and 4 (one site flipped, not the other) are valid but rare: one
+	 * update patches both sites in one text_poke batch (patch 0011), so
+	 * they are not required to appear.
+	 */
 	// CHECK-NEXT: key_a: result 0 seen {{[1-9][0-9]*}} times
-	// CHECK-NEXT: key_a: result 1 seen {{[1-9][0-9]*}} times
-	// CHECK-NEXT: key_a: result 4 seen {{[1-9][0-9]*}} times
-	// CHECK-NEXT: key_a: result 5 seen {{[1-9][0-9]*}} times
+	// CHECK: key_a: result 5 seen {{[1-9][0-9]*}} times
 	// CHECK-NEXT: key_a final state: 1
 	// CHECK-NEXT: prog_one = 5
 	stress("key_a", 1u << 0 | 1u << 1 | 1u << 4 | 1u << 5, 5);

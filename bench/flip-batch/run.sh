@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Benchmark (not a test), one qemu run of the patched kernel: the cost of
+# flipping a static key with 1, 10, 100, 1000 sites in each of 1 and 10
+# programs, the old way (one BPF_STATIC_KEY_UPDATE per program, one
+# text_poke_bp() per site: BPF_F_STATIC_KEY_UPDATE_PER_SITE), one call per
+# program with its sites batched, and one call for all programs (map_fds:
+# one text poke batch). See flip_batch_guest.c for what is timed.
+# qemu runs under TCG here (no KVM): times are emulated, so compare the
+# ratios, not the absolute numbers, and expect them to differ on hardware.
+#
+#   bench/flip-batch/run.sh            # 1 vCPU
+#   BPFSK_QEMU_SMP=2 bench/flip-batch/run.sh
+# (needs scripts/build-kernel.sh first; BPFSK_BUILD as for the tests)
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+smp=${BPFSK_QEMU_SMP:-1}
+echo "bench/flip-batch: qemu TCG, $smp vCPU(s) (emulated CPU; absolute times are not hardware times)"
+# with 2 vCPUs, single-threaded TCG as in the SMP tests
+if [ "$smp" -gt 1 ]; then export BPFSK_QEMU_TCG_THREAD=${BPFSK_QEMU_TCG_THREAD:-single}; fi
+BPFSK_QEMU_SMP=$smp BPFSK_QEMU_TIMEOUT=${BPFSK_QEMU_TIMEOUT:-1800} \
+	"$repo/scripts/qemu-run.sh" "$repo/bench/flip-batch/flip_batch_guest.c" | grep -av '^=== '

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the static_key_batch_*.c tests: programs with four sites of one
+ * key (2-byte and 5-byte, both polarities), one key instance each, and
+ * BPF_STATIC_KEY_UPDATE on several instances at once (map_fds, map_fd_cnt,
+ * flags: docs/abi.md section 6).
+ */
+#ifndef STATIC_KEY_BATCH_H
+#define STATIC_KEY_BATCH_H
+
+#include "bpfsk_test.h"
+
+/*
+ * r0 = 16 * @id + the bits of the sites that do not jump:
+ *   site A (insn 2) goto_or_nop,  2 bytes: bit 0 added while the key is off
+ *   site B (insn 4) nop_or_goto,  2 bytes: bit 1 added while the key is on
+ *   site C (insn 6) gotol_or_nop, 5 bytes: bit 2 added while off
+ *   site D (insn 48) nop_or_gotol, 5 bytes: bit 3 added while on
+ * C and D jump over 41 instructions (more than 127 bytes of x86), so the
+ * JIT emits them as jmp rel32 / nop5; A and B as jmp rel8 / nop2.
+ * Key off: 16 * id + 5; key on: 16 * id + 10; any other low nibble is a run
+ * that saw some sites flipped and others not.
+ */
+#define BATCH_INSNS	91
+#define BATCH_OFF	5
+#define BATCH_ON	10
+static const __u32 batch_sites[] = { 2, 4, 6, 48 };
+
+static inline void batch_prog(struct bpf_insn *p, int id)
+{
+	int i, n = 0;
+
+	p[n++] = MOV64_IMM(BPF_REG_0, 16 * id);
+	p[n++] = MOV64_IMM(BPF_REG_2, 0);
+	p[n++] = GOTO_OR_NOP(1);		/* 2 */
+	p[n++] = ADD64_IMM(BPF_REG_0, 1);
+	p[n++] = NOP_OR_GOTO(1);		/* 4 */
+	p[n++] = ADD64_IMM(BPF_REG_0, 2);
+	p[n++] = GOTOL_OR_NOP(41);		/* 6 */
+	p[n++] = ADD64_IMM(BPF_REG_0, 4);
+	for (i = 0; i < 40; i++)
+		p[n++] = ADD64_IMM(BPF_REG_2, 1);
+	p[n++] = NOP_OR_GOTOL(41);		/* 48 */
+	p[n++] = ADD64_IMM(BPF_REG_0, 8);
+	for (i = 0; i < 40; i++)
+		p[n++] = ADD64_IMM(BPF_REG_2, 1);
+	p[n++] = EXIT();			/* 90 */
+	if (n != BATCH_INSNS) {
+		printf("FAIL: batch_prog has %d instructions\n", n);
+		exit(1);
+	}
+}
+
+/* A key instance (off at load) and the program @id bound to it. */
+static inline void batch_load(int id, int *key_fd, int *prog_fd)
+{
+	struct bpf_insn p[BATCH_INSNS];
+
+	batch_prog(p, id);
+	*key_fd = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
+	*prog_fd = prog_load(p, BATCH_INSNS, key_fd, 1);
+	if (*prog_fd < 0) {
+		printf("FAIL: load program %d: %s\n%s\n", id, errname(*prog_fd), verifier_log);
+		exit(1);
+	}
+}
+
+/* BPF_STATIC_KEY_UPDATE with every field given; returns 0 or -errno. */
+static inline int keys_update_raw(__u32 map_fd, __u32 on, const void *map_fds, __u32 cnt,
+				  __u32 flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.static_key.map_fd = map_fd;
+	attr.static_key.on = on;
+	attr.static_key.map_fds = (__u64)(unsigned long)map_fds;
+	attr.static_key.map_fd_cnt = cnt;
+	attr.static_key.flags = flags;
+	return sys_bpf(BPF_STATIC_KEY_UPDATE, &attr) ? -errno : 0;
+}
+
+static inline int keys_update(const int *fds, __u32 cnt, __u32 on, __u32 flags)
+{
+	return keys_update_raw(0, on, fds, cnt, flags);
+}
+
+#endif /* STATIC_KEY_BATCH_H */

@@ -1,0 +1,146 @@
+// BPF_STATIC_KEY_UPDATE on several keys is all or nothing: a bad fd, an fd
+// that is not a map, a map that is not a static key, a static key bound to
+// no program or whose program is gone, the same map twice (same fd or a
+// dup() of it), among valid keys, fail and change none of them (every
+// program still returns its old result). Also the attribute rules: map_fd
+// together with map_fd_cnt, map_fds without map_fd_cnt, too many fds,
+// unreadable map_fds, unknown flags, on > 1.
+//
+// RUN: %qemu-run %s | FileCheck %s
+#include "static_key_batch.h"
+#include <bpf/bpf.h>
+#include <fcntl.h>
+
+#define NPROG 3
+static int keys[NPROG], progs[NPROG];
+static int state;	/* the state all programs must be in */
+
+static void unchanged(void)
+{
+	int i;
+
+	for (i = 0; i < NPROG; i++) {
+		__u32 got = prog_run(progs[i]), want = 16 * i + (state ? BATCH_ON : BATCH_OFF);
+
+		if (got != want) {
+			printf("FAIL: program %d returns %u, want %u (state %d)\n", i, got, want,
+			       state);
+			failures++;
+		}
+	}
+}
+
+/* keys[0], keys[1], @odd, keys[2]: the call fails with @want, nothing flips */
+static void mixed(const char *what, int odd, int want)
+{
+	int fds[NPROG + 1] = { keys[0], keys[1], odd, keys[2] };
+
+	expect_err(what, keys_update(fds, NPROG + 1, !state, 0), want);
+	unchanged();
+	expect_err(what, keys_update(fds, NPROG + 1, !state, BPF_F_STATIC_KEY_UPDATE_PER_SITE),
+		   want);
+	unchanged();
+}
+
+int main(void)
+{
+	int arr, plain, unbound, gone, gone_prog, closed, dupfd, i, err;
+	struct bpf_insn p[BATCH_INSNS];
+	static int many[4097];
+
+	require_static_keys_kernel();
+	for (i = 0; i < NPROG; i++)
+		batch_load(i, &keys[i], &progs[i]);
+
+	arr = map_create(BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, 0);
+	plain = insn_set_create(0, batch_sites, ARRAY_SIZE(batch_sites), true);
+	unbound = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
+	closed = 1000;	/* a free fd number */
+	dupfd = dup(keys[1]);
+	if (arr < 0 || dupfd < 0 || fcntl(closed, F_GETFD) != -1) {
+		printf("FAIL: setup\n");
+		return 1;
+	}
+
+	/* a key whose program is gone */
+	batch_prog(p, 7);
+	gone = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
+	gone_prog = prog_load(p, BATCH_INSNS, &gone, 1);
+	if (gone_prog < 0) {
+		printf("FAIL: load: %s\n", errname(gone_prog));
+		return 1;
+	}
+	close(gone_prog);
+	/* the program is freed after an RCU grace period and a work item */
+	for (i = 0; i < 100; i++) {
+		err = keys_update(&gone, 1, 1, 0);
+		if (err)
+			break;
+		usleep(20 * 1000);
+	}
+	// CHECK: program gone, alone: EINVAL
+	expect_err("program gone, alone", err, -EINVAL);
+
+	// CHECK: all on: OK
+	expect_err("all on", keys_update(keys, NPROG, 1, 0), 0);
+	state = 1;
+	unchanged();
+
+	// CHECK-NEXT: closed fd among keys: EBADF
+	// CHECK-NEXT: closed fd among keys: EBADF
+	mixed("closed fd among keys", closed, -EBADF);
+	// CHECK-NEXT: program fd among keys: EINVAL
+	// CHECK-NEXT: program fd among keys: EINVAL
+	mixed("program fd among keys", progs[0], -EINVAL);
+	// CHECK-NEXT: array map among keys: EINVAL
+	// CHECK-NEXT: array map among keys: EINVAL
+	mixed("array map among keys", arr, -EINVAL);
+	// CHECK-NEXT: insn set that is no key among keys: EINVAL
+	// CHECK-NEXT: insn set that is no key among keys: EINVAL
+	mixed("insn set that is no key among keys", plain, -EINVAL);
+	// CHECK-NEXT: unbound key among keys: EINVAL
+	// CHECK-NEXT: unbound key among keys: EINVAL
+	mixed("unbound key among keys", unbound, -EINVAL);
+	// CHECK-NEXT: key of a freed program among keys: EINVAL
+	// CHECK-NEXT: key of a freed program among keys: EINVAL
+	mixed("key of a freed program among keys", gone, -EINVAL);
+	// CHECK-NEXT: same fd twice: EINVAL
+	// CHECK-NEXT: same fd twice: EINVAL
+	mixed("same fd twice", keys[2], -EINVAL);
+	// CHECK-NEXT: dup of a key among keys: EINVAL
+	// CHECK-NEXT: dup of a key among keys: EINVAL
+	mixed("dup of a key among keys", dupfd, -EINVAL);
+
+	// CHECK-NEXT: map_fd with map_fd_cnt: EINVAL
+	expect_err("map_fd with map_fd_cnt", keys_update_raw(keys[0], 0, keys, NPROG, 0), -EINVAL);
+	// CHECK-NEXT: map_fds without map_fd_cnt: EINVAL
+	expect_err("map_fds without map_fd_cnt", keys_update_raw(keys[0], 0, keys, 0, 0), -EINVAL);
+	// CHECK-NEXT: 4097 fds: E2BIG
+	for (i = 0; i < 4097; i++)
+		many[i] = keys[0];
+	expect_err("4097 fds", keys_update(many, 4097, 0, 0), -E2BIG);
+	// CHECK-NEXT: unreadable map_fds: EFAULT
+	expect_err("unreadable map_fds", keys_update((const int *)8, NPROG, 0, 0), -EFAULT);
+	// CHECK-NEXT: unknown flags: EINVAL
+	expect_err("unknown flags", keys_update(keys, NPROG, 0, 2), -EINVAL);
+	// CHECK-NEXT: on = 2: EINVAL
+	expect_err("on = 2", keys_update(keys, NPROG, 2, 0), -EINVAL);
+	unchanged();
+	// CHECK-NEXT: libbpf, closed fd among keys: EBADF
+	{
+		int fds[NPROG + 1] = { keys[0], keys[1], keys[2], closed };
+
+		expect_err("libbpf, closed fd among keys", bpf_static_keys_update(fds, NPROG + 1,
+									    false, NULL),
+			   -EBADF);
+	}
+	unchanged();
+
+	// the valid keys still flip after all that
+	// CHECK-NEXT: all off: OK
+	expect_err("all off", keys_update(keys, NPROG, 0, 0), 0);
+	state = 0;
+	unchanged();
+	// CHECK: PASSED
+	return finish();
+}
