@@ -1,10 +1,35 @@
-// Constant blinding (net.core.bpf_jit_harden) rewrites the program inside
-// the JIT, after the static keys' offsets were fixed: a program with static
-// keys is refused while it is on, and loads again once it is off.
+// Static keys with constant blinding (net.core.bpf_jit_harden=2): the JIT
+// compiles a copy of the program in which every instruction with a
+// constant became a sequence through BPF_REG_AX (r11), so the static
+// branches move. Keys must still flip the right sites, and the offsets of
+// the instruction sets must still point to them in the xlated program as
+// BPF_OBJ_GET_INFO_BY_FD dumps it:
 //
-// RUN: %qemu-run %s | FileCheck %s
+//  1. one function, two keys (16-bit goto_or_nop, 32-bit nop_or_gotol) and
+//     a plain insn set: blinding really happened (the dump uses r11, it is
+//     longer and the image larger than with harden=0), the offsets moved to
+//     the sites in the blinded dump, every key state gives the right result,
+//     a flip changes only its site's NOP bit in the dump and only the
+//     site's bytes in the image;
+//  2. three functions (main -> sub -> sub2), a key in each and one with a
+//     site in each: each function is blinded on its own, the dump (and so
+//     the offsets) is the one before blinding;
+//  3. a flip while another CPU runs the program: every run gives one of the
+//     two results, and every run started after a flip returned sees it.
+//
+// On a kernel that refuses static keys with blinding the first load fails.
+//
+// RUN: env BPFSK_QEMU_SMP=2 BPFSK_QEMU_TCG_THREAD=single %qemu-run %s | FileCheck %s
+#define _GNU_SOURCE /* CPU affinity */
 #include "bpfsk_test.h"
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/sysinfo.h>
+
+#define REG_AX 11	/* BPF_REG_AX: the kernel's blinding register */
+#define MAX_INSNS 256
+#define MAX_IMAGE 8192
 
 static int set_harden(const char *v)
 {
@@ -16,28 +41,407 @@ static int set_harden(const char *v)
 	return ok ? 0 : -errno;
 }
 
-int main(void)
+static void must_harden(const char *v)
 {
-	struct bpf_insn prog[] = {
-		MOV64_IMM(BPF_REG_0, 1), GOTOL_OR_NOP(1), EXIT(), MOV64_IMM(BPF_REG_0, 2), EXIT(),
-	};
-	int key, fd;
+	int err = set_harden(v);
 
-	require_static_keys_kernel();
+	printf("bpf_jit_harden=%s: %s\n", v, errname(err));
+	if (err)
+		exit(1);
+}
+
+static int load_or_die(const char *what, const struct bpf_insn *insns, __u32 cnt,
+		       const int *fds, __u32 fd_cnt)
+{
+	int fd = prog_load(insns, cnt, fds, fd_cnt);
+
+	printf("%s: %s\n", what, errname(fd < 0 ? fd : 0));
+	if (fd < 0) {
+		printf("FAIL: %s: %s\n%s", what, errname(fd), verifier_log);
+		exit(1);
+	}
+	return fd;
+}
+
+static bool is_static_branch(const struct bpf_insn *insn)
+{
+	return (insn->code == (BPF_JMP | BPF_JA) || insn->code == (BPF_JMP32 | BPF_JA)) &&
+	       (insn->src_reg & BPF_STATIC_BRANCH_JA);
+}
+
+static __u32 lookup(int map, __u32 key)
+{
+	__u32 v = 0;
+	int err = map_lookup(map, key, &v);
+
+	if (err) {
+		printf("FAIL: lookup %u: %s\n", key, errname(err));
+		exit(1);
+	}
+	return v;
+}
+
+static void check(bool ok, const char *what)
+{
+	printf("%s: %s\n", what, ok ? "OK" : "FAIL");
+	if (!ok)
+		failures++;
+}
+
+static __u32 jited_len(int fd)
+{
+	static unsigned char img[MAX_IMAGE];
+
+	return prog_jited(fd, img, sizeof(img));
+}
+
+/* ---------------------------------------------------------------- part 1 */
+
+/* r0 = 1 + (A ? 10 : 0) + (B ? 100 : 0); every mov/add has a constant */
+static const struct bpf_insn prog1[] = {
+	/* 0 */ MOV64_IMM(BPF_REG_0, 1),
+	/* 1 */ MOV64_IMM(BPF_REG_1, 0x1234),
+	/* 2 */ GOTO_OR_NOP(1),			/* key A: jumps while on */
+	/* 3 */ JA(1),
+	/* 4 */ ADD64_IMM(BPF_REG_0, 10),
+	/* 5 */ ADD64_IMM(BPF_REG_1, 0x55),
+	/* 6 */ NOP_OR_GOTOL(1),		/* key B: jumps while off */
+	/* 7 */ ADD64_IMM(BPF_REG_0, 100),
+	/* 8 */ EXIT(),
+};
+
+static struct bpf_insn dump0[MAX_INSNS], dump[MAX_INSNS];
+static unsigned char img0[MAX_IMAGE], img[MAX_IMAGE];
+
+/* Flip @key; check the result, the dump and the image against before. */
+static void flip1(int prog_fd, int key, __u32 site, bool on, bool jumps,
+		  const char *what, __u32 want)
+{
+	__u32 n0, n, len0, len, i, diff = 0, first = 0, last = 0;
+	int err;
+
+	n0 = prog_xlated(prog_fd, dump0, MAX_INSNS);
+	len0 = prog_jited(prog_fd, img0, sizeof(img0));
+	err = static_key_update(key, on);
+	n = prog_xlated(prog_fd, dump, MAX_INSNS);
+	len = prog_jited(prog_fd, img, sizeof(img));
+	printf("%s: %s, result %u\n", what, errname(err), prog_run(prog_fd));
+	if (err || prog_run(prog_fd) != want)
+		failures++;
+
+	/* the site's NOP bit says what it does now; nothing else changed */
+	dump0[site].src_reg ^= BPF_STATIC_BRANCH_NOP;
+	check(n == n0 && !memcmp(dump, dump0, n * sizeof(*dump)) &&
+	      (!(dump[site].src_reg & BPF_STATIC_BRANCH_NOP)) == jumps,
+	      "  xlated: only the site's NOP bit changed");
+	for (i = 0; len == len0 && i < len; i++) {
+		if (img[i] == img0[i])
+			continue;
+		if (!diff++)
+			first = i;
+		last = i;
+	}
+	check(len == len0 && diff && last - first < 5,
+	      "  jited: only the site's bytes changed");
+}
+
+static void part1(void)
+{
+	__u32 n, i, ax = 0, sites[2], nsites = 0, plain_len, blind_len;
+	int maps[3], fd, plain;
+
+	// CHECK-LABEL: one function
+	printf("one function\n");
+	must_harden("0");
+	maps[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	maps[1] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 6 }, 1, true);
+	maps[2] = insn_set_create(0, (__u32[]){ 7, 8 }, 2, true);
+	plain = load_or_die("load at harden=0", prog1, ARRAY_SIZE(prog1), maps, 3);
+	plain_len = jited_len(plain);
+	n = prog_xlated(plain, dump, MAX_INSNS);
+	printf("  %u xlated insns\n", n);
+	for (i = 0; i < 3; i++)
+		close(maps[i]);
 
 	// CHECK: bpf_jit_harden=2: OK
-	expect_err("bpf_jit_harden=2", set_harden("2"), 0);
-	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
-	fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
-	// CHECK-NEXT: load with a static key: EOPNOTSUPP
-	expect_err("load with a static key", fd, -EOPNOTSUPP);
-	// CHECK-NEXT: log: static keys are not supported with JIT constant blinding
-	print_log_line();
-	// CHECK-NEXT: bpf_jit_harden=0: OK
-	expect_err("bpf_jit_harden=0", set_harden("0"), 0);
-	fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
-	// CHECK-NEXT: load again: OK
-	expect_err("load again", fd, 0);
+	must_harden("2");
+	maps[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	maps[1] = insn_set_create(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON, (__u32[]){ 6 }, 1, true);
+	maps[2] = insn_set_create(0, (__u32[]){ 7, 8 }, 2, true);
+	// CHECK-NEXT: load at harden=2: OK
+	fd = load_or_die("load at harden=2", prog1, ARRAY_SIZE(prog1), maps, 3);
+
+	/* blinding happened: r11 in the dump, longer dump, larger image */
+	n = prog_xlated(fd, dump, MAX_INSNS);
+	for (i = 0; i < n; i++) {
+		if (dump[i].dst_reg == REG_AX || dump[i].src_reg == REG_AX)
+			ax++;
+		if (is_static_branch(&dump[i]) && nsites < 2)
+			sites[nsites++] = i;
+	}
+	blind_len = jited_len(fd);
+	// CHECK-NEXT: 19 xlated insns, 15 use r11, 2 static branches
+	printf("  %u xlated insns, %u use r11, %u static branches\n", n, ax, nsites);
+	// CHECK-NEXT: jited image larger than at harden=0: OK
+	check(blind_len > plain_len, "  jited image larger than at harden=0");
+	if (!ax || nsites != 2) {
+		printf("FAIL: no blinding or sites lost\n");
+		exit(1);
+	}
+
+	/* the offsets point to the sites of the blinded program */
+	// CHECK-NEXT: key A: 2 -> 6, key B: 6 -> 14, insn set: 7 -> 15, 8 -> 18
+	printf("  key A: 2 -> %u, key B: 6 -> %u, insn set: 7 -> %u, 8 -> %u\n",
+	       lookup(maps[0], 0), lookup(maps[1], 0), lookup(maps[2], 0), lookup(maps[2], 1));
+	// CHECK-NEXT: key offsets are the static branches of the dump: OK
+	check(lookup(maps[0], 0) == sites[0] && lookup(maps[1], 0) == sites[1] &&
+	      dump[sites[0]].code == (BPF_JMP | BPF_JA) &&
+	      dump[sites[1]].code == (BPF_JMP32 | BPF_JA),
+	      "  key offsets are the static branches of the dump");
+	/* 7: r0 += 100 became r11 = rnd ^ 100; r11 ^= rnd; r0 += r11 */
+	i = lookup(maps[2], 0);
+	// CHECK-NEXT: insn set offsets: the blinded r0 += 100 and the exit: OK
+	check(i + 2 < n && dump[i].dst_reg == REG_AX &&
+	      dump[i + 2].code == (BPF_ALU64 | BPF_ADD | BPF_X) &&
+	      dump[i + 2].dst_reg == BPF_REG_0 && dump[i + 2].src_reg == REG_AX &&
+	      lookup(maps[2], 1) == i + 3 && dump[i + 3].code == (BPF_JMP | BPF_EXIT),
+	      "  insn set offsets: the blinded r0 += 100 and the exit");
+
+	// CHECK-NEXT: A off, B on: 101
+	printf("  A off, B on: %u\n", prog_run(fd));
+	if (prog_run(fd) != 101)
+		failures++;
+	// CHECK-NEXT: A on: OK, result 111
+	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: jited: only the site's bytes changed: OK
+	flip1(fd, maps[0], sites[0], 1, true, "  A on", 111);
+	// CHECK-NEXT: B off: OK, result 11
+	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: jited: only the site's bytes changed: OK
+	flip1(fd, maps[1], sites[1], 0, true, "  B off", 11);
+	// CHECK-NEXT: A off: OK, result 1
+	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: jited: only the site's bytes changed: OK
+	flip1(fd, maps[0], sites[0], 0, false, "  A off", 1);
+	// CHECK-NEXT: B on: OK, result 101
+	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: jited: only the site's bytes changed: OK
+	flip1(fd, maps[1], sites[1], 1, false, "  B on", 101);
+
+	close(fd);
+	close(plain);
+	for (i = 0; i < 3; i++)
+		close(maps[i]);
+}
+
+/* ---------------------------------------------------------------- part 2 */
+
+/* main: r0 = sub() + (A ? 10 : 0); sub: r0 = sub2() + (B ? 100 : 0);
+ * sub2: r0 = C ? 2 : 1. Each function blinds constants before its site.
+ */
+static const struct bpf_insn prog2[] = {
+	/*  0 */ MOV64_IMM(BPF_REG_6, 0x777),
+	/*  1 */ CALL_SUB(4),			/* sub */
+	/*  2 */ GOTOL_OR_NOP(1),		/* A */
+	/*  3 */ EXIT(),
+	/*  4 */ ADD64_IMM(BPF_REG_0, 10),
+	/*  5 */ EXIT(),
+	/*  6 */ MOV64_IMM(BPF_REG_2, 0x4242),	/* sub */
+	/*  7 */ CALL_SUB(4),			/* sub2 */
+	/*  8 */ GOTOL_OR_NOP(1),		/* B */
+	/*  9 */ EXIT(),
+	/* 10 */ ADD64_IMM(BPF_REG_0, 100),
+	/* 11 */ EXIT(),
+	/* 12 */ MOV64_IMM(BPF_REG_0, 1),	/* sub2 */
+	/* 13 */ MOV64_IMM(BPF_REG_3, 0x999),
+	/* 14 */ GOTOL_OR_NOP(1),		/* C */
+	/* 15 */ EXIT(),
+	/* 16 */ MOV64_IMM(BPF_REG_0, 2),
+	/* 17 */ EXIT(),
+};
+
+static void set2(int fd, int key, __u32 site, int on, const char *what, __u32 want)
+{
+	int err = static_key_update(key, on);
+	__u32 r0 = prog_run(fd);
+
+	prog_xlated(fd, dump, MAX_INSNS);
+	printf("  %s: %s, result %u, xlated %s\n", what, errname(err), r0,
+	       dump[site].src_reg & BPF_STATIC_BRANCH_NOP ? "nop_or_gotol" : "gotol_or_nop");
+	if (err || r0 != want || (!(dump[site].src_reg & BPF_STATIC_BRANCH_NOP)) != on)
+		failures++;
+}
+
+static void part2(void)
+{
+	__u32 plain_len, blind_len, n, i, ax = 0;
+	int keys[3], plain, fd, d;
+
+	// CHECK-LABEL: three functions
+	printf("three functions\n");
+	must_harden("0");
+	d = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2, 8, 14 }, 3, true);
+	plain = load_or_die("load at harden=0", prog2, ARRAY_SIZE(prog2), &d, 1);
+	plain_len = jited_len(plain);
+	close(plain);
+	close(d);
+
+	// CHECK: bpf_jit_harden=2: OK
+	must_harden("2");
+	keys[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	keys[1] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 8 }, 1, true);
+	keys[2] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 14 }, 1, true);
+	// CHECK-NEXT: load at harden=2: OK
+	fd = load_or_die("load at harden=2", prog2, ARRAY_SIZE(prog2), keys, 3);
+	blind_len = jited_len(fd);
+	// CHECK-NEXT: jited images larger than at harden=0: OK
+	check(blind_len > plain_len, "  jited images larger than at harden=0");
+	n = prog_xlated(fd, dump, MAX_INSNS);
+	for (i = 0; i < n; i++)
+		if (dump[i].dst_reg == REG_AX || dump[i].src_reg == REG_AX)
+			ax++;
+	/* only the functions' copies are blinded */
+	// CHECK-NEXT: 18 xlated insns, 0 use r11; A at 2, B at 8, C at 14
+	printf("  %u xlated insns, %u use r11; A at %u, B at %u, C at %u\n", n, ax,
+	       lookup(keys[0], 0), lookup(keys[1], 0), lookup(keys[2], 0));
+	// CHECK-NEXT: all off: 1
+	printf("  all off: %u\n", prog_run(fd));
+	if (prog_run(fd) != 1)
+		failures++;
+	// CHECK-NEXT: C on (sub2): OK, result 2, xlated gotol_or_nop
+	set2(fd, keys[2], 14, 1, "C on (sub2)", 2);
+	// CHECK-NEXT: B on (sub): OK, result 102, xlated gotol_or_nop
+	set2(fd, keys[1], 8, 1, "B on (sub)", 102);
+	// CHECK-NEXT: A on (main): OK, result 112, xlated gotol_or_nop
+	set2(fd, keys[0], 2, 1, "A on (main)", 112);
+	// CHECK-NEXT: C off (sub2): OK, result 111, xlated nop_or_gotol
+	set2(fd, keys[2], 14, 0, "C off (sub2)", 111);
+	// CHECK-NEXT: B off (sub): OK, result 11, xlated nop_or_gotol
+	set2(fd, keys[1], 8, 0, "B off (sub)", 11);
+	// CHECK-NEXT: A off (main): OK, result 1, xlated nop_or_gotol
+	set2(fd, keys[0], 2, 0, "A off (main)", 1);
+	close(fd);
+	for (i = 0; i < 3; i++)
+		close(keys[i]);
+
+	/* one key with a site in each function */
+	d = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2, 8, 14 }, 3, true);
+	// CHECK-NEXT: load with one key in all three: OK
+	fd = load_or_die("  load with one key in all three", prog2, ARRAY_SIZE(prog2), &d, 1);
+	// CHECK-NEXT: D on: OK, result 112, xlated gotol_or_nop
+	set2(fd, d, 8, 1, "D on", 112);
+	// CHECK-NEXT: D off: OK, result 1, xlated nop_or_gotol
+	set2(fd, d, 14, 0, "D off", 1);
+	close(fd);
+	close(d);
+}
+
+/* ---------------------------------------------------------------- part 3 */
+
+/* r0 = A ? 11 : 1 */
+static const struct bpf_insn prog3[] = {
+	/* 0 */ MOV64_IMM(BPF_REG_0, 1),
+	/* 1 */ MOV64_IMM(BPF_REG_1, 0x1234),
+	/* 2 */ GOTO_OR_NOP(1),			/* A */
+	/* 3 */ JA(1),
+	/* 4 */ ADD64_IMM(BPF_REG_0, 10),
+	/* 5 */ EXIT(),
+};
+
+static int run_fd;
+static __u32 flips_done;		/* flips that returned */
+static __u32 last_seq, last_r0;		/* the last run: flips_done at its start */
+static __u32 runs, bad_runs;
+static int stop;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *runner(void *arg)
+{
+	__u32 seq, r0;
+
+	(void)arg;
+	pin(0);
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		seq = __atomic_load_n(&flips_done, __ATOMIC_ACQUIRE);
+		r0 = prog_run(run_fd);
+		pthread_mutex_lock(&lock);
+		if (r0 != 1 && r0 != 11)
+			bad_runs++;
+		runs++;
+		last_seq = seq;
+		last_r0 = r0;
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+static void part3(void)
+{
+	__u32 i, seq, r0, stale = 0, errors = 0;
+	const __u32 flips = 200;
+	pthread_t t;
+	int key;
+
+	// CHECK-LABEL: flip while running
+	printf("flip while running\n");
+	// CHECK-NEXT: bpf_jit_harden=2: OK
+	must_harden("2");
+	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	// CHECK-NEXT: load: OK
+	run_fd = load_or_die("  load", prog3, ARRAY_SIZE(prog3), &key, 1);
+	if (pthread_create(&t, NULL, runner, NULL)) {
+		printf("FAIL: pthread_create\n");
+		exit(1);
+	}
+	if (get_nprocs() > 1)
+		pin(1);
+	for (i = 1; i <= flips; i++) {
+		if (static_key_update(key, i & 1))
+			errors++;
+		__atomic_store_n(&flips_done, i, __ATOMIC_RELEASE);
+		/* wait for a run that started after this flip returned */
+		do {
+			sched_yield();
+			pthread_mutex_lock(&lock);
+			seq = last_seq;
+			r0 = last_r0;
+			pthread_mutex_unlock(&lock);
+		} while (seq != i);
+		if (r0 != ((i & 1) ? 11 : 1))
+			stale++;
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	// CHECK-NEXT: 200 flips: 0 errors; runs after a flip that missed it: 0
+	printf("  %u flips: %u errors; runs after a flip that missed it: %u\n", flips, errors, stale);
+	// CHECK-NEXT: runs with an invalid result: 0 of {{[0-9]+}}
+	printf("  runs with an invalid result: %u of %u\n", bad_runs, runs);
+	if (errors || stale || bad_runs)
+		failures++;
+	// CHECK-NEXT: final state off: 1
+	static_key_update(key, 0);
+	printf("  final state off: %u\n", prog_run(run_fd));
+	close(run_fd);
+	close(key);
+}
+
+int main(void)
+{
+	require_static_keys_kernel();
+	part1();
+	part2();
+	part3();
+	// CHECK: bpf_jit_harden=0: OK
+	must_harden("0");
 	// CHECK: PASSED
 	return finish();
 }
