@@ -36,11 +36,18 @@
 
 static const char *prog_name = "bpfkeyctl";
 static bool verbose;
+/* load --log-level: verifier log level asked for every program */
+static unsigned int load_log_level;
+/* what libbpf said while loading: did the kernel give a verifier log, and
+ * which program failed
+ */
+static bool saw_load_log;
+static char failed_prog[128];
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: bpfkeyctl load [--set KEY=on|off]... OBJ PINDIR\n"
+		"Usage: bpfkeyctl load [--set KEY=on|off]... [--log-level N] OBJ PINDIR\n"
 		"       bpfkeyctl run PINNED_PROG [--repeat N] [--size BYTES]\n"
 		"       bpfkeyctl set PINDIR KEY on|off\n"
 		"       bpfkeyctl list PINDIR\n"
@@ -53,6 +60,10 @@ static void usage(FILE *f)
 		"  load   load OBJ (one instance per key and program that uses it), pin\n"
 		"         programs at PINDIR/progs/PROG and key instances at\n"
 		"         PINDIR/keys/KEY/PROG; --set overrides a key's initial state\n"
+		"         (each KEY at most once);\n"
+		"         the verifier log of a program that fails to load is printed;\n"
+		"         --log-level N (1, 2, 4 = stats, or a sum) asks the verifier for\n"
+		"         the log of every program and prints it\n"
 		"  run    BPF_PROG_TEST_RUN a pinned program on a zeroed packet of --size\n"
 		"         bytes (default 64), --repeat times (default 1); prints retval\n"
 		"         and the kernel's mean duration per run\n"
@@ -75,8 +86,39 @@ static int fail(const char *fmt, ...)
 	return 1;
 }
 
+/* remembers the name in "prog 'NAME': BPF program load failed: ..." */
+static void note_failed_prog(const char *fmt, va_list ap)
+{
+	char msg[512];
+	const char *p, *q;
+	va_list aq;
+
+	va_copy(aq, ap);
+	vsnprintf(msg, sizeof(msg), fmt, aq);
+	va_end(aq);
+	p = strstr(msg, "prog '");
+	if (!p)
+		return;
+	p += 6;
+	q = strchr(p, '\'');
+	if (q && (size_t)(q - p) < sizeof(failed_prog))
+		snprintf(failed_prog, sizeof(failed_prog), "%.*s", (int)(q - p), p);
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	/*
+	 * libbpf prints the verifier log of a failed load at LIBBPF_WARN (it
+	 * asks for one when the first attempt fails), and that of a successful
+	 * load at LIBBPF_DEBUG when a log level was asked for.
+	 */
+	if (strstr(fmt, "-- BEGIN PROG LOAD LOG --")) {
+		saw_load_log = true;
+		if (load_log_level)
+			level = LIBBPF_INFO;
+	}
+	if (strstr(fmt, "BPF program load failed"))
+		note_failed_prog(fmt, ap);
 	if (level == LIBBPF_DEBUG && !verbose)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
@@ -129,8 +171,39 @@ static const char *key_state(int state_fd, int idx)
 	return v ? "on" : "off";
 }
 
+/*
+ * After a failed load: libbpf has printed the verifier log if the kernel
+ * wrote one. When it wrote none, the program was refused before the
+ * verifier ran: say so, and what to look at.
+ */
+static void explain_load_failure(struct bpf_object *obj, const char *obj_path, int err)
+{
+	struct bpf_program *prog;
+	const char *sec = NULL;
+
+	if (saw_load_log) {
+		fprintf(stderr, "%s: %s: prog '%s' rejected by the verifier (log above)\n",
+			prog_name, obj_path, failed_prog[0] ? failed_prog : "?");
+		return;
+	}
+	if (!failed_prog[0])
+		return;	/* failed before any program load: libbpf said why */
+	bpf_object__for_each_program(prog, obj)
+		if (!strcmp(bpf_program__name(prog), failed_prog))
+			sec = bpf_program__section_name(prog);
+	fprintf(stderr,
+		"%s: %s: prog '%s' (SEC(\"%s\")): the kernel gave no verifier log: it refused "
+		"the program before verification (%s)%s\n",
+		prog_name, obj_path, failed_prog, sec ? sec : "?", errstr(err),
+		err == -EINVAL ?
+		"; is the program type or attach target supported by this kernel? "
+		"(kprobe, tracepoint and tracing programs need CONFIG_BPF_EVENTS; "
+		"fentry/fexit also CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)" : "");
+}
+
 static int cmd_load(int argc, char **argv)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	char path[PATH_MAX], *sets[64];
 	int nsets = 0, i, k, err, state_fd;
 	struct bpf_program *prog;
@@ -142,6 +215,13 @@ static int cmd_load(int argc, char **argv)
 			sets[nsets++] = argv[++i];
 		} else if (!strncmp(argv[i], "--set=", 6) && nsets < 64) {
 			sets[nsets++] = argv[i] + 6;
+		} else if (!strcmp(argv[i], "--log-level") && i + 1 < argc) {
+			char *end;
+			unsigned long l = strtoul(argv[++i], &end, 0);
+
+			if (*end || !l || l > 7)
+				return fail("--log-level %s: expected 1 to 7", argv[i]);
+			load_log_level = l;
 		} else {
 			break;
 		}
@@ -150,10 +230,23 @@ static int cmd_load(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* as bpfkeys lower: a key set twice is a mistake, not "the last one wins" */
+	for (k = 0; k < nsets; k++) {
+		size_t len = strcspn(sets[k], "=");
+
+		for (int j = 0; j < k; j++)
+			if (strcspn(sets[j], "=") == len && !strncmp(sets[j], sets[k], len)) {
+				fail("--set: key '%.*s' set twice (%s, then %s)", (int)len, sets[k],
+				     sets[j] + len + (sets[j][len] == '='),
+				     sets[k] + len + (sets[k][len] == '='));
+				return 2;
+			}
+	}
 	obj_path = argv[i];
 	pindir = argv[i + 1];
 
-	obj = bpf_object__open_file(obj_path, NULL);
+	open_opts.kernel_log_level = load_log_level;
+	obj = bpf_object__open_file(obj_path, &open_opts);
 	if (!obj)
 		return fail("%s: cannot open: %s", obj_path, errstr(errno));
 	for (i = 0; i < nsets; i++) {
@@ -172,10 +265,14 @@ static int cmd_load(int argc, char **argv)
 				    err == -ENOENT ? "no such static key" : strerror(-err));
 		}
 	}
+	saw_load_log = false;
+	failed_prog[0] = '\0';
 	err = bpf_object__load(obj);
 	if (err) {
+		fail("%s: cannot load: %s", obj_path, errstr(err));
+		explain_load_failure(obj, obj_path, err);
 		bpf_object__close(obj);
-		return fail("%s: cannot load: %s", obj_path, errstr(err));
+		return 1;
 	}
 
 	if (mkdir_p(pindir) || check_bpffs(pindir))
@@ -379,7 +476,7 @@ static int cmd_set(int argc, char **argv)
 	char path[PATH_MAX], ipath[PATH_MAX + 256];
 	const char *pindir, *key;
 	struct dirent **names;
-	int n, i, fd, state_fd, idx, err = 0, flipped = 0;
+	int n, i, nfds = 0, *fds, state_fd, idx, err = 0, flipped = 0;
 	bool on;
 
 	if (argc != 3) {
@@ -400,27 +497,34 @@ static int cmd_set(int argc, char **argv)
 	n = scandir(path, &names, NULL, alphasort);
 	if (n < 0)
 		return fail("%s: %s", path, strerror(errno));
-	for (i = 0; i < n; i++) {
+	/* all instances in one BPF_STATIC_KEY_UPDATE: all flip or none */
+	fds = calloc(n ?: 1, sizeof(*fds));
+	if (!fds)
+		return fail("out of memory");
+	for (i = 0; i < n && !err; i++) {
 		if (names[i]->d_name[0] == '.')
-			goto next;
+			continue;
 		snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
-		fd = bpf_obj_get(ipath);
-		if (fd < 0) {
+		fds[nfds] = bpf_obj_get(ipath);
+		if (fds[nfds] < 0)
 			err = fail("%s: %s", ipath, strerror(errno));
-			goto next;
-		}
-		if (bpf_static_key_update(fd, on)) {
-			err = fail("%s: cannot set %s: %s%s", ipath, on ? "on" : "off",
-				   strerror(errno),
-				   errno == EINVAL ? " (not a static key bound to a loaded program)" : "");
-		} else {
+		else
+			nfds++;
+	}
+	if (!err && nfds && bpf_static_keys_update(fds, nfds, on, NULL))
+		err = fail("%s: cannot set %s: %s%s", path, on ? "on" : "off", strerror(errno),
+			   errno == EINVAL ?
+			   " (not all of them static keys bound to loaded programs)" : "");
+	for (i = 0; i < n; i++) {
+		if (!err && names[i]->d_name[0] != '.') {
 			printf("%s/%s: %s\n", key, names[i]->d_name, on ? "on" : "off");
 			flipped++;
 		}
-		close(fd);
-next:
 		free(names[i]);
 	}
+	for (i = 0; i < nfds; i++)
+		close(fds[i]);
+	free(fds);
 	free(names);
 	if (!flipped && !err)
 		printf("%s: unused key, no instance\n", key);
