@@ -16,6 +16,14 @@
 # one applied, so that make only rebuilds what the change touches. An
 # unchanged rerun (same tarball, patches, fragment and script) only checks a
 # stamp. Set BPFSK_KERNEL_JOBS to change the make parallelism (default nproc).
+#
+# BPFSK_ARCH=arm64 cross-builds the same series for arm64 with Debian's
+# gcc-aarch64-linux-gnu instead (tinyconfig + kernel-patches/config-arm64.fragment),
+# into build/kernel-arm64/ (Image instead of bzImage; usr/include, lib/libbpf.a,
+# include/bpf and bpftool are arm64 builds, to link static arm64 test programs
+# with aarch64-linux-gnu-gcc). It shares the extracted tree with the x86 build
+# and has its own object directory and stamp. BPFSK_ARCH=x86_64 (the default)
+# is the x86 build above.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +33,27 @@ cache=${BPFSK_CACHE:-/var/cache/bpfsk}
 jobs=${BPFSK_KERNEL_JOBS:-$(nproc)}
 patches_dir=$repo/kernel-patches
 fragment=$patches_dir/config.fragment
+arch=${BPFSK_ARCH:-x86_64}
+# make arguments, names in the cache and outputs that depend on the arch
+karch=()
+tag=
+image_src=arch/x86/boot/bzImage
+image=bzImage
+cross_cc=gcc
+case "$arch" in
+	x86_64 | x86 | amd64) arch=x86_64 ;;
+	arm64 | aarch64)
+		arch=arm64
+		karch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+		tag=arm64-
+		out=$build/kernel-arm64
+		fragment=$patches_dir/config-arm64.fragment
+		image_src=arch/arm64/boot/Image
+		image=Image
+		cross_cc=aarch64-linux-gnu-gcc
+		;;
+	*) printf 'build-kernel: error: BPFSK_ARCH=%s: x86_64 or arm64\n' "$arch" >&2; exit 1 ;;
+esac
 
 tarball=/usr/src/linux-source-6.12.tar.xz
 pkg=linux-source-6.12
@@ -40,7 +69,7 @@ case "$pkg_version" in
 	"$want_version"-*) ;;
 	*) die "$pkg is '$pkg_version', the series is for $want_version" ;;
 esac
-for tool in gcc make flex bison bc pahole cpio; do
+for tool in gcc "$cross_cc" make flex bison bc pahole cpio; do
 	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
 done
 
@@ -49,20 +78,21 @@ mapfile -t patches < <(find "$patches_dir" -maxdepth 1 -name '*.patch' | LC_ALL=
 
 series_hash=$(cat "${patches[@]}" | sha256sum | cut -c1-16)
 key=$( { echo "$pkg_version $(stat -c %s "$tarball")"; echo "$series_hash";
-	 sha256sum "$fragment" "$0" | cut -d' ' -f1; } | sha256sum | cut -c1-16)
+	 sha256sum "$fragment" "$0" | cut -d' ' -f1;
+	 [ "$arch" = x86_64 ] || "$cross_cc" --version | head -1; } | sha256sum | cut -c1-16)
 
 mkdir -p "$cache" "$out"
 src_root=$cache/src-$pkg_version
 tree=$src_root/linux-source-6.12
-obj=$cache/obj-$pkg_version
-stamp=$cache/kernel-stamp-$key
+obj=$cache/obj-$tag$pkg_version
+stamp=$cache/kernel-${tag}stamp-$key
 
-outputs=("$out/bzImage" "$out/lib/libbpf.a" "$out/usr/include/linux/bpf.h")
+outputs=("$out/$image" "$out/lib/libbpf.a" "$out/usr/include/linux/bpf.h")
 if [ -e "$stamp" ]; then
 	ok=1
 	for f in "${outputs[@]}"; do [ -e "$f" ] || ok=0; done
 	if [ $ok = 1 ]; then
-		log "up to date ($key): $out/bzImage"
+		log "up to date ($key): $out/$image"
 		exit 0
 	fi
 fi
@@ -106,7 +136,7 @@ if [ "$(applied_hash)" != "$series_hash" ]; then
 	# Remember content and mtime of every file the switch may touch: the
 	# ones that end up unchanged get their mtime back, so that make only
 	# rebuilds what the new series really changes.
-	mtimes=$cache/kernel-mtimes
+	mtimes=$cache/kernel-${tag}mtimes
 	(cd "$tree" && touched_files | while read -r f; do
 		if [ -f "$f" ]; then
 			printf '%s %s %s\n' "$(sha256sum <"$f" | cut -c1-64)" \
@@ -141,46 +171,49 @@ fi
 
 # --- config ----------------------------------------------------------------------
 mkdir -p "$obj"
-newcfg=$cache/kernel-config.new
-rm -rf "$cache/kernel-cfg"
-mkdir -p "$cache/kernel-cfg"
-make -s -C "$tree" O="$cache/kernel-cfg" tinyconfig >/dev/null
-"$tree/scripts/kconfig/merge_config.sh" -m -O "$cache/kernel-cfg" "$cache/kernel-cfg/.config" "$fragment" >/dev/null
-make -s -C "$tree" O="$cache/kernel-cfg" olddefconfig >/dev/null
+newcfg=$cache/kernel-${tag}config.new
+cfgdir=$cache/kernel-${tag}cfg
+rm -rf "$cfgdir"
+mkdir -p "$cfgdir"
+make -s -C "$tree" O="$cfgdir" "${karch[@]}" tinyconfig >/dev/null
+# merge_config.sh runs make itself: it reads ARCH and CROSS_COMPILE from
+# the environment
+env "${karch[@]}" "$tree/scripts/kconfig/merge_config.sh" -m -O "$cfgdir" "$cfgdir/.config" "$fragment" >/dev/null
+make -s -C "$tree" O="$cfgdir" "${karch[@]}" olddefconfig >/dev/null
 missing=$(grep -o '^CONFIG_[A-Z0-9_]*=[^ ]*' "$fragment" | while read -r line; do
-	if ! grep -qx "$line" "$cache/kernel-cfg/.config"; then echo "$line"; fi; done)
+	if ! grep -qx "$line" "$cfgdir/.config"; then echo "$line"; fi; done)
 missing+=$(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$fragment" | while read -r opt; do
-	if grep -q "^$opt=" "$cache/kernel-cfg/.config"; then echo " $opt=n"; fi; done)
+	if grep -q "^$opt=" "$cfgdir/.config"; then echo " $opt=n"; fi; done)
 [ -z "$missing" ] || die "config fragment not honoured: $missing"
-cp "$cache/kernel-cfg/.config" "$newcfg"
-rm -rf "$cache/kernel-cfg"
+cp "$cfgdir/.config" "$newcfg"
+rm -rf "$cfgdir"
 # Replace .config only when it changes, so that an unchanged config keeps
 # the build incremental.
 if ! cmp -s "$newcfg" "$obj/.config"; then
 	cp "$newcfg" "$obj/.config"
-	make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+	make -s -C "$tree" O="$obj" "${karch[@]}" olddefconfig >/dev/null
 fi
 
 # --- kernel ------------------------------------------------------------------------
-log "building bzImage (-j$jobs)"
-make -s -C "$tree" O="$obj" -j"$jobs" bzImage
+log "building $image (-j$jobs)"
+make -s -C "$tree" O="$obj" "${karch[@]}" -j"$jobs" $image
 # headers_install needs rsync; "make headers" leaves the same tree in $obj/usr
-make -s -C "$tree" O="$obj" headers
+make -s -C "$tree" O="$obj" "${karch[@]}" headers
 rm -rf "$out/usr"
 mkdir -p "$out/usr"
 cp -r "$obj/usr/include" "$out/usr/include"
-cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$obj/$image_src" "$out/$image"
 cp "$obj/.config" "$out/config"
 
 # --- libbpf (static) ---------------------------------------------------------------
 log "building libbpf"
 mkdir -p "$obj/tools-out/libbpf"
-make -s -C "$tree/tools/lib/bpf" OUTPUT="$obj/tools-out/libbpf/" BUILD_STATIC_ONLY=1 -j"$jobs" \
+make -s -C "$tree/tools/lib/bpf" OUTPUT="$obj/tools-out/libbpf/" "${karch[@]}" BUILD_STATIC_ONLY=1 -j"$jobs" \
 	"$obj/tools-out/libbpf/libbpf.a" >/dev/null
 mkdir -p "$out/lib"
 cp "$obj/tools-out/libbpf/libbpf.a" "$out/lib/libbpf.a"
 rm -rf "$out/include/bpf"
-make -s -C "$tree/tools/lib/bpf" OUTPUT="$obj/tools-out/libbpf/" BUILD_STATIC_ONLY=1 \
+make -s -C "$tree/tools/lib/bpf" OUTPUT="$obj/tools-out/libbpf/" "${karch[@]}" BUILD_STATIC_ONLY=1 \
 	DESTDIR="$out" prefix= INCLUDEDIR=/include install_headers >/dev/null
 
 # --- bpftool (static, best effort) -------------------------------------------------
@@ -188,7 +221,7 @@ log "building bpftool"
 mkdir -p "$obj/tools-out/bpftool"
 # Static, so that it runs in the qemu initramfs; without libbfd/LLVM it has
 # no jited disassembler ("dump xlated" works, it shares kernel/bpf/disasm.c).
-if make -C "$tree/tools/bpf/bpftool" OUTPUT="$obj/tools-out/bpftool/" -j"$jobs" \
+if make -C "$tree/tools/bpf/bpftool" OUTPUT="$obj/tools-out/bpftool/" "${karch[@]}" -j"$jobs" \
 	EXTRA_LDFLAGS=-static \
 	LIBS='$(LIBBPF) -lelf -lz -lzstd' LIBS_BOOTSTRAP='$(LIBBPF_BOOTSTRAP) -lelf -lz -lzstd' \
 	>"$obj/tools-out/bpftool.log" 2>&1; then
@@ -198,6 +231,6 @@ else
 	rm -f "$out/bpftool"
 fi
 
-rm -f "$cache"/kernel-stamp-*
+rm -f "$cache"/kernel-${tag}stamp-*
 touch "$stamp"
-log "done in $(( $(date +%s) - start )) s: $out/bzImage"
+log "done in $(( $(date +%s) - start )) s: $out/$image"

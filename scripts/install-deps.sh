@@ -20,6 +20,22 @@ packages=(
 	patch
 )
 
+# arm64 (BPFSK_ARCH=arm64, not yet part of scripts/test.sh): cross-built
+# kernel and static test programs, booted by qemu-system-aarch64; Debian
+# multiarch arm64 libraries for the cross-built libbpf and the programs
+# linked against it
+arm64=false
+[ "${BPFSK_ARCH:-x86_64}" = arm64 ] && arm64=true
+if $arm64; then
+	packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
+		libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64)
+	# the :arm64 packages need the foreign architecture
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		echo "install-deps: adding the arm64 architecture (dpkg --add-architecture arm64)" >&2
+		dpkg --add-architecture arm64
+	fi
+fi
+
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -29,4 +45,22 @@ if [ ${#missing[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# A static arm64 busybox for the arm64 guest's shell tests (test/e2e,
+# BPFSK_ARCH=arm64). busybox-static is not co-installable for two
+# architectures, so the arm64 package is only unpacked, into the cache.
+cache=${BPFSK_CACHE:-/var/cache/bpfsk}
+if $arm64 && [ ! -x "$cache/arm64/busybox" ]; then
+	echo "install-deps: unpacking busybox-static:arm64 into $cache/arm64" >&2
+	tmp=$(mktemp -d)
+	if ! (cd "$tmp" && apt-get download -qq busybox-static:arm64 >/dev/null 2>&1); then
+		apt-get update -qq
+		(cd "$tmp" && apt-get download -qq busybox-static:arm64 >/dev/null)
+	fi
+	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/root"
+	mkdir -p "$cache/arm64"
+	cp "$tmp/root/bin/busybox" "$cache/arm64/busybox.tmp"
+	mv -f "$cache/arm64/busybox.tmp" "$cache/arm64/busybox"
+	rm -rf "$tmp"
 fi

@@ -15,6 +15,11 @@
 # tools a test uses); BPFSK_QEMU_SMP sets the number of vCPUs (default 1);
 # BPFSK_QEMU_TCG_THREAD=single runs them on one host thread (default multi;
 # see test/e2e/stress-flip-while-running-smp.c for why).
+# BPFSK_ARCH=arm64 boots build/kernel-arm64/Image (scripts/build-kernel.sh
+# with the same BPFSK_ARCH) on qemu-system-aarch64's "virt" machine
+# (BPFSK_QEMU_CPU, default cortex-a57) with the console on the PL011, and
+# builds the test programs with aarch64-linux-gnu-gcc against that tree's
+# arm64 headers and libbpf. The default, x86_64, is the x86 kernel above.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,9 +30,30 @@ smp=${BPFSK_QEMU_SMP:-1}
 
 die() { printf 'qemu-run: error: %s\n' "$*" >&2; exit 2; }
 
-[ -r "$kout/bzImage" ] || die "$kout/bzImage missing: run scripts/build-kernel.sh first"
-[ -r "$kout/lib/libbpf.a" ] || die "$kout/lib/libbpf.a missing: run scripts/build-kernel.sh first"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (scripts/install-deps.sh)"
+cc=gcc
+image=bzImage
+qemu=qemu-system-x86_64
+qemu_machine=()
+console_dev=ttyS0
+build_env=
+case "${BPFSK_ARCH:-x86_64}" in
+	x86_64 | x86 | amd64) ;;
+	arm64 | aarch64)
+		kout=$build/kernel-arm64
+		cc=aarch64-linux-gnu-gcc
+		image=Image
+		qemu=qemu-system-aarch64
+		qemu_machine=(-M virt -cpu "${BPFSK_QEMU_CPU:-cortex-a57}")
+		console_dev=ttyAMA0
+		build_env="BPFSK_ARCH=arm64 "
+		command -v "$cc" >/dev/null || die "$cc missing (scripts/install-deps.sh)"
+		;;
+	*) die "BPFSK_ARCH=$BPFSK_ARCH: x86_64 or arm64" ;;
+esac
+
+[ -r "$kout/$image" ] || die "$kout/$image missing: run ${build_env}scripts/build-kernel.sh first"
+[ -r "$kout/lib/libbpf.a" ] || die "$kout/lib/libbpf.a missing: run ${build_env}scripts/build-kernel.sh first"
+command -v $qemu >/dev/null || die "$qemu missing (scripts/install-deps.sh)"
 
 tests=()
 if [ $# -eq 0 ] || [ "$1" = all ]; then
@@ -51,7 +77,7 @@ mkdir -p "$stage/tests"
 cflags=(-static -O2 -Wall -Wextra -Werror -Wno-unused-function
 	-I"$kout/usr/include" -I"$kout/include" -I"$repo/runtime-headers/uapi"
 	-I"$repo/test/kernel")
-gcc -static -O2 -Wall -Werror -o "$stage/init" "$repo/scripts/qemu-init.c"
+$cc -static -O2 -Wall -Werror -o "$stage/init" "$repo/scripts/qemu-init.c"
 # bpftool from the patched tree, for tests that run it (absent: they fail)
 if [ -x "$kout/bpftool" ]; then
 	mkdir -p "$stage/bin"
@@ -60,7 +86,7 @@ fi
 names=()
 for f in "${tests[@]}"; do
 	name=$(basename "$f" .c)
-	gcc "${cflags[@]}" -o "$stage/tests/$name" "$f" \
+	$cc "${cflags[@]}" -o "$stage/tests/$name" "$f" \
 		"$kout/lib/libbpf.a" -lelf -lz -lzstd ||
 		die "cannot compile $f"
 	names+=("$name")
@@ -74,11 +100,11 @@ fi
 
 console=$work/console.log
 set +e
-timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
+timeout --foreground -k 5 "$timeout_s" $qemu "${qemu_machine[@]}" \
 	-accel "tcg,thread=${BPFSK_QEMU_TCG_THREAD:-multi}" -m 512 -smp "$smp" -no-reboot \
 	-display none -monitor none -serial stdio \
-	-kernel "$kout/bzImage" -initrd "$work/initramfs.cpio" \
-	-append "console=ttyS0 panic=-1 oops=panic quiet" </dev/null |
+	-kernel "$kout/$image" -initrd "$work/initramfs.cpio" \
+	-append "console=$console_dev panic=-1 oops=panic quiet" </dev/null |
 	tr -d '\r' | tee "$console"
 rc=${PIPESTATUS[0]}
 set -e

@@ -17,7 +17,7 @@
 // RUN: %bpfkeys resolve %t/reject-linked.o -o %t/files/reject.o
 // RUN: %bpfkeys resolve %t/checked-linked.o -o %t/files/checked.o
 // RUN: %bpfkeys resolve %t/lirc-linked.o -o %t/files/lirc.o
-// RUN: %build-bpfkeyctl && cp %bpfkeyctl /bin/busybox %e2e_inputs/verifier-log-session.sh %t/files/
+// RUN: %build-bpfkeyctl && cp %guest-bpfkeyctl %guest-busybox %e2e_inputs/verifier-log-session.sh %t/files/
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s
 #include "e2e_loader.h"
 #include <sys/mount.h>

@@ -4,11 +4,13 @@
 // jmp rel8 (eb xx) and a 5-byte nop (0f 1f 44 00 00) a jmp rel32 (e9 ...),
 // and back. The xlated program shows the current state of each site: src_reg
 // 3 (nop_or_gotol: a nop now) or 1 (gotol_or_nop: a jump now).
+// On arm64 every site is one 4-byte instruction: NOP (d503201f, bytes
+// 1f 20 03 d5) <-> B (0x14000000 | imm26, the displacement in instructions).
 //
-// RUN: %qemu-run %s | FileCheck %s
+// RUN: %qemu-run %s | FileCheck %s --check-prefixes=CHECK,%jited-prefix
 #include "bpfsk_test.h"
 
-#define FAR 40	/* 40 x "add rax, 1" (4 bytes each): too far for a rel8 jump */
+#define FAR 40	/* x86: 40 x "add rax, 1" (4 bytes each): too far for a rel8 jump */
 
 static unsigned char img[3][4096];
 static __u32 len[3];
@@ -22,12 +24,18 @@ static void print_diff(int a, int b)
 			i++;
 			continue;
 		}
+#if defined(__aarch64__)
+		/* the whole instruction: 4 bytes, 4-byte aligned */
+		start = i & ~3u;
+		j = 4;
+#else
 		start = i;
 		/* the whole instruction: a site is 2 or 5 bytes and starts with a
 		 * differing byte; extend over the bytes of the longer form
 		 */
 		j = (img[a][i] == 0x0f || img[a][i] == 0xe9 ||
 		     img[b][i] == 0x0f || img[b][i] == 0xe9) ? 5 : 2;
+#endif
 		printf("  site %u (%u bytes):", ++ranges, j);
 		for (i = start; i < start + j; i++)
 			printf(" %02x", img[a][i]);
@@ -96,14 +104,20 @@ int main(void)
 	len[2] = prog_jited(prog_fd, img[2], sizeof(img[2]));
 
 	// CHECK-NEXT: jited off -> on:
-	// CHECK-NEXT:   site 1 (2 bytes): 66 90 -> eb {{[0-9a-f][0-9a-f]}}
-	// CHECK-NEXT:   site 2 (5 bytes): 0f 1f 44 00 00 -> e9 {{[0-9a-f][0-9a-f]}} 00 00 00
+	// JIT-X86-NEXT:   site 1 (2 bytes): 66 90 -> eb {{[0-9a-f][0-9a-f]}}
+	// JIT-X86-NEXT:   site 2 (5 bytes): 0f 1f 44 00 00 -> e9 {{[0-9a-f][0-9a-f]}} 00 00 00
+	// arm64: B +2 (over the plain jump [2] to [3]) and B +41 (over the FAR
+	// adds, one instruction each, to the exit: 41 = 0x29)
+	// JIT-ARM64-NEXT:   site 1 (4 bytes): 1f 20 03 d5 -> 02 00 00 14
+	// JIT-ARM64-NEXT:   site 2 (4 bytes): 1f 20 03 d5 -> 29 00 00 14
 	// CHECK-NEXT:   2 site(s) changed
 	printf("jited off -> on:\n");
 	print_diff(0, 1);
 	// CHECK-NEXT: jited on -> off:
-	// CHECK-NEXT:   site 1 (2 bytes): eb {{[0-9a-f][0-9a-f]}} -> 66 90
-	// CHECK-NEXT:   site 2 (5 bytes): e9 {{[0-9a-f][0-9a-f]}} 00 00 00 -> 0f 1f 44 00 00
+	// JIT-X86-NEXT:   site 1 (2 bytes): eb {{[0-9a-f][0-9a-f]}} -> 66 90
+	// JIT-X86-NEXT:   site 2 (5 bytes): e9 {{[0-9a-f][0-9a-f]}} 00 00 00 -> 0f 1f 44 00 00
+	// JIT-ARM64-NEXT:   site 1 (4 bytes): 02 00 00 14 -> 1f 20 03 d5
+	// JIT-ARM64-NEXT:   site 2 (4 bytes): 29 00 00 14 -> 1f 20 03 d5
 	// CHECK-NEXT:   2 site(s) changed
 	printf("jited on -> off:\n");
 	print_diff(1, 2);
