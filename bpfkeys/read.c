@@ -51,16 +51,6 @@ static int find_unique(struct bk_object *obj, const char *name, size_t *index)
 	return 0;
 }
 
-static int cmp_rel(const void *a, const void *b)
-{
-	const GElf_Rel *x = a, *y = b;
-
-	if (x->r_offset != y->r_offset)
-		return x->r_offset < y->r_offset ? -1 : 1;
-	/* same offset (an error later): keep a deterministic order */
-	return x->r_info < y->r_info ? -1 : x->r_info > y->r_info;
-}
-
 /* Relocations at `offset` in `sec`: pointer to the first, *count of them. */
 const GElf_Rel *bk_find_rel(const struct bk_section *sec, uint64_t offset, size_t *count)
 {
@@ -92,7 +82,7 @@ static void read_relocations(struct bk_object *obj)
 			continue;
 		target->rels = bk_xcalloc(target->rel_count, sizeof(GElf_Rel));
 		memcpy(target->rels, rels, target->rel_count * sizeof(GElf_Rel));
-		qsort(target->rels, target->rel_count, sizeof(GElf_Rel), cmp_rel);
+		qsort(target->rels, target->rel_count, sizeof(GElf_Rel), elfobj_compare_relocations);
 	}
 }
 

@@ -154,6 +154,8 @@ const char *elfobj_function_at(const struct elfobj *obj, size_t section, uint64_
 /* Bytes a relocation of this type patches at r_offset; 0 for unknown types. */
 uint64_t elfobj_relocation_width(uint32_t type);
 const Elf64_Rel *elfobj_relocations(const struct elfobj *obj, size_t section, size_t *count);
+/* qsort order of relocations: by offset, then r_info. */
+int elfobj_compare_relocations(const void *a, const void *b);
 
 /* ---- output (output.c) ---- */
 struct elfobj_output {

@@ -29,6 +29,16 @@ uint64_t elfobj_relocation_width(uint32_t type)
 	}
 }
 
+int elfobj_compare_relocations(const void *a, const void *b)
+{
+	const Elf64_Rel *x = a, *y = b;
+
+	if (x->r_offset != y->r_offset)
+		return x->r_offset < y->r_offset ? -1 : 1;
+	/* same offset (an error for whoever reads it): keep a deterministic order */
+	return x->r_info < y->r_info ? -1 : x->r_info > y->r_info;
+}
+
 const Elf64_Rel *elfobj_relocations(const struct elfobj *obj, size_t section, size_t *count)
 {
 	const struct elfobj_section *rel = &obj->sections[obj->sections[section].rel_section];

@@ -137,14 +137,6 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	return 0;
 }
 
-static int compare_relocations(const void *a, const void *b)
-{
-	const Elf64_Rel *x = a, *y = b;
-
-	if (x->r_offset != y->r_offset)
-		return x->r_offset < y->r_offset ? -1 : 1;
-	return x->r_info < y->r_info ? -1 : x->r_info > y->r_info;
-}
 
 static int compare_branches(const void *a, const void *b)
 {
@@ -232,7 +224,7 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	}
 	/* in offset order, so that messages come in entry order */
 	memcpy(rels, raw, rel_count * sizeof(*rels));
-	qsort(rels, rel_count, sizeof(*rels), compare_relocations);
+	qsort(rels, rel_count, sizeof(*rels), elfobj_compare_relocations);
 	if (check_relocations(obj, keys, rels, rel_count, by_field)) {
 		errors = -1;
 		goto out;

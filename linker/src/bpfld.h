@@ -43,10 +43,9 @@
 #define JUMP_TABLE_SYMBOL_PREFIX "BPF.JT."
 #define BKEYS_INSTANCES_SECTION ".bpfkeys"	/* written by bpfkeys resolve */
 
-/* ---- diagnostics (diag.c) ---- */
+/* ---- diagnostics (elfobj/diag.c) and arrays (diag.c) ---- */
 /* Prints "bpfld: FILE: error: section 'SEC': MESSAGE" (elfobj's format) and returns -1. */
-int link_error(const char *file, const char *section, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define link_error elfobj_error
 extern bool bpfld_verbose;
 
 /* ---- string table and name lookup (strings.c) ---- */

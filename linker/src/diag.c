@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Diagnostics in elfobj's "bpfld: FILE: error: section 'SEC': message" form. */
+/* Growable arrays; diagnostics are elfobj's (link_error in bpfld.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,16 +7,6 @@
 #include "bpfld.h"
 
 bool bpfld_verbose;
-
-int link_error(const char *file, const char *section, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	elfobj_vreport(file, section, "error", fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 int grow_array(void **array, size_t *capacity, size_t needed, size_t element_size)
 {
