@@ -50,25 +50,14 @@ show "$bin/llvm-objdump" -d --no-show-raw-insn "$out/files/demo.o" |
 	grep -E '^[0-9a-f]+ <|gotol_or_nop|nop_or_gotol|call'
 
 step "boot the patched kernel (qemu, TCG) and run the session in examples/demo/session.sh"
-cp "$bin/bpfkeyctl" /bin/busybox examples/demo/session.sh "$out/files/"
+cp "$bin/bpfkeyctl" /bin/busybox examples/demo/session.sh examples/demo/xdp_actions.sh "$out/files/"
 [ -x "$build/kernel/bpftool" ] && cp "$build/kernel/bpftool" "$out/files/"
 guest=ok
 BPFSK_QEMU_FILES=$out/files ./scripts/qemu-run.sh "$repo/examples/demo/guest.c" |
 	grep -av -e '^=== ' -e '^qemu-run: all' || guest=failed
 
-# enum xdp_action (linux/bpf.h): value -> name, and name -> value
-xdp_name() {
-	case $1 in
-	0) echo XDP_ABORTED ;; 1) echo XDP_DROP ;; 2) echo XDP_PASS ;;
-	3) echo XDP_TX ;; 4) echo XDP_REDIRECT ;; *) echo "not an XDP action" ;;
-	esac
-}
-xdp_value() {
-	case $1 in
-	XDP_ABORTED) echo 0 ;; XDP_DROP) echo 1 ;; XDP_PASS) echo 2 ;;
-	XDP_TX) echo 3 ;; XDP_REDIRECT) echo 4 ;; *) echo "?" ;;
-	esac
-}
+# shellcheck source=examples/demo/xdp_actions.sh
+. "$repo/examples/demo/xdp_actions.sh"	# xdp_name, xdp_value
 runs=0 wrong=0
 # lowered "SETTING" ACTION_DEMO_XDP ACTION_DEMO_XDP_FAST: lower with SETTING,
 # run both programs once, compare their return values with the XDP actions

@@ -41,16 +41,10 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
-#define INSN(CODE, DST, SRC, OFF, IMM) \
-	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST), .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
+#include "bpfsk_test.h"	/* test/kernel: sys_bpf, insn_set_create, prog_load_log, prog_run */
 
 #define MAXP 10
 #define ROUNDS 5
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
 
 static double now_us(void)
 {
@@ -66,42 +60,10 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* a frozen static key (off) with @n sites at @offs */
-static int key_create(const __u32 *offs, __u32 n)
-{
-	union bpf_attr attr;
-	__u32 i;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_INSN_SET;
-	attr.key_size = 4;
-	attr.value_size = 4;
-	attr.max_entries = n;
-	attr.map_extra = BPF_F_STATIC_KEY;
-	fd = sys_bpf(BPF_MAP_CREATE, &attr);
-	if (fd < 0)
-		die("create key (kernel without BPF static keys?)");
-	for (i = 0; i < n; i++) {
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = fd;
-		attr.key = (__u64)(unsigned long)&i;
-		attr.value = (__u64)(unsigned long)&offs[i];
-		if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
-			die("key entry");
-	}
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	if (sys_bpf(BPF_MAP_FREEZE, &attr))
-		die("freeze");
-	return fd;
-}
-
 static void load(int sites, int *key_fd, int *prog_fd)
 {
 	static struct bpf_insn insns[2 * 1000 + 8];
 	static __u32 offs[1000];
-	union bpf_attr attr;
 	int n = 0, s;
 
 	insns[n++] = INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_1,
@@ -119,32 +81,13 @@ static void load(int sites, int *key_fd, int *prog_fd)
 	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 2);
 	insns[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 
-	*key_fd = key_create(offs, sites);
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = n;
-	attr.license = (__u64)(unsigned long)"GPL";
-	attr.fd_array = (__u64)(unsigned long)key_fd;
-	attr.fd_array_cnt = 1;
-	*prog_fd = sys_bpf(BPF_PROG_LOAD, &attr);
-	if (*prog_fd < 0)
+	/* a frozen static key (off) with the sites; no verifier log: S can be 1,000 */
+	*key_fd = insn_set_create(BPF_F_STATIC_KEY, offs, sites, true);
+	*prog_fd = prog_load_log(insns, n, key_fd, 1, 0);
+	if (*prog_fd < 0) {
+		errno = -*prog_fd;
 		die("load");
-}
-
-static __u32 run(int prog_fd)
-{
-	unsigned char pkt[64] = { 0 };
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.test.prog_fd = prog_fd;
-	attr.test.data_in = (__u64)(unsigned long)pkt;
-	attr.test.data_size_in = sizeof(pkt);
-	attr.test.repeat = 1;
-	if (sys_bpf(BPF_PROG_TEST_RUN, &attr))
-		die("BPF_PROG_TEST_RUN");
-	return attr.test.retval;
+	}
 }
 
 static void update(const int *fds, __u32 cnt, int on, __u32 flags)
@@ -190,7 +133,7 @@ static void check(const int *prog_fds, int progs, int on, const char *way)
 	int p;
 
 	for (p = 0; p < progs; p++) {
-		if (run(prog_fds[p]) != (on ? 2u : 1u)) {
+		if (prog_run(prog_fds[p]) != (on ? 2u : 1u)) {
 			printf("bench: %s: program %d does not show the key %s\n", way, p,
 			       on ? "on" : "off");
 			exit(1);

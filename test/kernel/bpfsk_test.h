@@ -136,7 +136,7 @@ static inline int insn_set_create(__u64 map_extra, const __u32 *offs, __u32 n, b
 }
 
 /* Loads a socket filter; maps in @fds are bound with fd_array_cnt.
- * Returns the fd, or -errno (the verifier log is in verifier_log).
+ * Returns the fd, or -errno (the verifier log, if @log_level, is in verifier_log).
  */
 static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
 				const int *fds, __u32 fd_cnt, __u32 log_level)
@@ -152,9 +152,12 @@ static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
 	attr.license = (__u64)(unsigned long)"GPL";
 	attr.fd_array = (__u64)(unsigned long)fds;
 	attr.fd_array_cnt = fd_cnt;
-	attr.log_buf = (__u64)(unsigned long)verifier_log;
-	attr.log_size = sizeof(verifier_log);
-	attr.log_level = log_level;
+	/* log_level 0: no log (the kernel refuses a log buffer without a level) */
+	if (log_level) {
+		attr.log_buf = (__u64)(unsigned long)verifier_log;
+		attr.log_size = sizeof(verifier_log);
+		attr.log_level = log_level;
+	}
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	return fd < 0 ? -errno : fd;
 }
