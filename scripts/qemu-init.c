@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -72,6 +73,13 @@ int main(void)
 		printf("=== EXIT %s rc=%d\n", names[i]->d_name, rc);
 	}
 	printf("=== DONE\n");
+	/*
+	 * The serial tty sends what was written after write() returns, and the
+	 * kernel's "reboot: Restarting system" goes straight to the console:
+	 * without waiting, it could land inside the last "=== EXIT" line, which
+	 * qemu-run.sh then did not find (a passing test reported as failed).
+	 */
+	tcdrain(1);
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 0;
