@@ -20,7 +20,7 @@ packages=(
 	patch
 )
 
-# arm64 (BPFSK_ARCH=arm64, not yet part of scripts/test.sh): cross-built
+# arm64 (BPFSK_ARCH=arm64; scripts/test.sh asks for it): cross-built
 # kernel and static test programs, booted by qemu-system-aarch64; Debian
 # multiarch arm64 libraries for the cross-built libbpf and the programs
 # linked against it

@@ -1,5 +1,6 @@
 // Sites in a program attached through a BPF trampoline, flipped while it
-// fires: Inputs/tracing_stress.c's fentry program on __x64_sys_getpgid.
+// fires: Inputs/tracing_stress.c's fentry program on
+// __x64_sys_getpgid (__arm64_sys_getpgid on arm64).
 // Two vCPUs: a thread on CPU 1 flips a key of the program N times while
 // the main thread, on CPU 0, calls getpgid(0) in a loop, so that every call
 // runs the trampoline and the program whose text is being poked. No crash;
@@ -14,7 +15,7 @@
 // stress-flip-while-running-smp.c.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags -c %e2e_inputs/tracing_stress.c -o %t/stress.o
+// RUN: %clang %bpf_cflags %bpf_target_arch -c %e2e_inputs/tracing_stress.c -o %t/stress.o
 // RUN: %bpfld -o %t/linked.o %t/stress.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/stress.o
 // RUN: echo %stress_flips > %t/files/flips

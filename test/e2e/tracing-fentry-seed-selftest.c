@@ -1,21 +1,21 @@
-// The RFC's own selftest (seed 011) as written, through the whole
-// toolchain: its BPF programs (Inputs/seed_static_keys.c: fentry on
-// __x64_sys_nanosleep, bpf_printk, bpf_jiffies64) compiled by the patched
-// clang, linked by bpfld, resolved by bpfkeys and loaded by the patched
-// libbpf; then the seed's user-space check_syscall(): attach one program,
-// trigger it with the nanosleep syscall, check skel->bss->ret_user, flip
-// its key(s) with bpf_static_key_update() on the key's map fd, and again,
-// for every value the seed expects. The seed reads the key's map fd with
-// bpf_map__fd(skel->maps.keyN); here one key has one instance per program,
-// so the fd is bpf_program__static_key_fd(prog, "keyN") (docs/abi.md 5.4).
-// Each check also runs once before the first flip (keys start off).
-// Last, the bpf_printk() lines are counted in the trace buffer.
+// The RFC's own selftest (seed 011) as written, through the whole toolchain:
+// its BPF programs (Inputs/seed_static_keys.c: fentry on __x64_sys_nanosleep
+// or __arm64_sys_nanosleep, bpf_printk, bpf_jiffies64) compiled by the
+// patched clang, linked by bpfld, resolved by bpfkeys and loaded by the
+// patched libbpf; then the seed's user-space check_syscall(): attach one
+// program, trigger it with the nanosleep syscall, check skel->bss->ret_user,
+// flip its key(s) with bpf_static_key_update() on the key's map fd, and
+// again, for every value the seed expects. The seed reads the key's map fd
+// with bpf_map__fd(skel->maps.keyN); here one key has one instance per
+// program, so the fd is bpf_program__static_key_fd(prog, "keyN")
+// (docs/abi.md 5.4). Each check also runs once before the first flip (keys
+// start off). Last, the bpf_printk() lines are counted in the trace buffer.
 //
 // A kernel without fentry (no BPF_EVENTS / ftrace direct calls) fails at
 // load or attach.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags -c %e2e_inputs/seed_static_keys.c -o %t/seed.o
+// RUN: %clang %bpf_cflags %bpf_target_arch -c %e2e_inputs/seed_static_keys.c -o %t/seed.o
 // RUN: %bpfld -o %t/linked.o %t/seed.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/seed.o
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s

@@ -5,14 +5,19 @@
  * programs on the nanosleep syscall, bpf_printk, bpf_jiffies64, a global
  * ret_user read back by user space. Only the includes differ: the uapi
  * headers instead of vmlinux.h (the programs use u32 alone), and SYS_PREFIX
- * as bpf_misc.h defines it for x86.
+ * as bpf_misc.h defines it (x86 and arm64).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf_static_keys.h"
 
 typedef __u32 u32;
-#define SYS_PREFIX "__x64_"	/* bpf_misc.h, __TARGET_ARCH_x86 */
+/* as bpf_misc.h sets it */
+#if defined(__TARGET_ARCH_arm64)
+#define SYS_PREFIX "__arm64_"
+#else
+#define SYS_PREFIX "__x64_"
+#endif
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

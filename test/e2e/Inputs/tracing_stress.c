@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An fentry program (called through a BPF trampoline) on __x64_sys_getpgid
- * (not a syscall without arguments, such as getppid: their __x64_sys_
- * wrapper is an alias without BTF) for the flip-while-firing test: key_a (FALSE) has one site, key_b
- * (FALSE) two, one in the program and one in a __noinline BPF-to-BPF
- * function. Each call of the test's process (target_tgid) counts the
+ * or __arm64_sys_getpgid (not a syscall without arguments, such as getppid:
+ * their wrapper is an alias without BTF) for the flip-while-firing test:
+ * key_a (FALSE) has one site, key_b (FALSE) two, one in the program and one
+ * in a __noinline BPF-to-BPF function. Each call of the test's process (target_tgid) counts the
  * combination of paths it took in counts[r]:
  *   r = 1 (key_a's site jumped) + 2 (key_b's site in the program)
  *     + 4 (key_b's site in b_helper)
@@ -12,6 +12,12 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf_static_keys.h"
+
+#if defined(__TARGET_ARCH_arm64)
+#define SYS_PREFIX "__arm64_"
+#else
+#define SYS_PREFIX "__x64_"
+#endif
 
 DEFINE_STATIC_KEY_FALSE(key_a);
 DEFINE_STATIC_KEY_FALSE(key_b);
@@ -32,7 +38,7 @@ static __noinline int b_helper(int r)
 	return r;
 }
 
-SEC("fentry/__x64_sys_getpgid")
+SEC("fentry/" SYS_PREFIX "sys_getpgid")
 int fentry_getpgid(void *ctx)
 {
 	__u32 r = 0;
