@@ -21,34 +21,10 @@
 //
 // RUN: env BPFSK_QEMU_SMP=2 BPFSK_QEMU_TCG_THREAD=single %qemu-run %s | FileCheck %s
 #define _GNU_SOURCE /* CPU affinity */
-#include "bpfsk_test.h"
-#include <fcntl.h>
+#include "static_key_blinding.h"
 #include <pthread.h>
 #include <sched.h>
 #include <sys/sysinfo.h>
-
-#define REG_AX 11	/* BPF_REG_AX: the kernel's blinding register */
-#define MAX_INSNS 256
-#define MAX_IMAGE 8192
-
-static int set_harden(const char *v)
-{
-	int fd = open("/proc/sys/net/core/bpf_jit_harden", O_WRONLY);
-	int ok = fd >= 0 && write(fd, v, 1) == 1;
-
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -errno;
-}
-
-static void must_harden(const char *v)
-{
-	int err = set_harden(v);
-
-	printf("bpf_jit_harden=%s: %s\n", v, errname(err));
-	if (err)
-		exit(1);
-}
 
 static int load_or_die(const char *what, const struct bpf_insn *insns, __u32 cnt,
 		       const int *fds, __u32 fd_cnt)
@@ -63,87 +39,7 @@ static int load_or_die(const char *what, const struct bpf_insn *insns, __u32 cnt
 	return fd;
 }
 
-static bool is_static_branch(const struct bpf_insn *insn)
-{
-	return (insn->code == (BPF_JMP | BPF_JA) || insn->code == (BPF_JMP32 | BPF_JA)) &&
-	       (insn->src_reg & BPF_STATIC_BRANCH_JA);
-}
-
-static __u32 lookup(int map, __u32 key)
-{
-	__u32 v = 0;
-	int err = map_lookup(map, key, &v);
-
-	if (err) {
-		printf("FAIL: lookup %u: %s\n", key, errname(err));
-		exit(1);
-	}
-	return v;
-}
-
-static void check(bool ok, const char *what)
-{
-	printf("%s: %s\n", what, ok ? "OK" : "FAIL");
-	if (!ok)
-		failures++;
-}
-
-static __u32 jited_len(int fd)
-{
-	static unsigned char img[MAX_IMAGE];
-
-	return prog_jited(fd, img, sizeof(img));
-}
-
 /* ---------------------------------------------------------------- part 1 */
-
-/* r0 = 1 + (A ? 10 : 0) + (B ? 100 : 0); every mov/add has a constant */
-static const struct bpf_insn prog1[] = {
-	/* 0 */ MOV64_IMM(BPF_REG_0, 1),
-	/* 1 */ MOV64_IMM(BPF_REG_1, 0x1234),
-	/* 2 */ GOTO_OR_NOP(1),			/* key A: jumps while on */
-	/* 3 */ JA(1),
-	/* 4 */ ADD64_IMM(BPF_REG_0, 10),
-	/* 5 */ ADD64_IMM(BPF_REG_1, 0x55),
-	/* 6 */ NOP_OR_GOTOL(1),		/* key B: jumps while off */
-	/* 7 */ ADD64_IMM(BPF_REG_0, 100),
-	/* 8 */ EXIT(),
-};
-
-static struct bpf_insn dump0[MAX_INSNS], dump[MAX_INSNS];
-static unsigned char img0[MAX_IMAGE], img[MAX_IMAGE];
-
-/* Flip @key; check the result, the dump and the image against before. */
-static void flip1(int prog_fd, int key, __u32 site, bool on, bool jumps,
-		  const char *what, __u32 want)
-{
-	__u32 n0, n, len0, len, i, diff = 0, first = 0, last = 0;
-	int err;
-
-	n0 = prog_xlated(prog_fd, dump0, MAX_INSNS);
-	len0 = prog_jited(prog_fd, img0, sizeof(img0));
-	err = static_key_update(key, on);
-	n = prog_xlated(prog_fd, dump, MAX_INSNS);
-	len = prog_jited(prog_fd, img, sizeof(img));
-	printf("%s: %s, result %u\n", what, errname(err), prog_run(prog_fd));
-	if (err || prog_run(prog_fd) != want)
-		failures++;
-
-	/* the site's NOP bit says what it does now; nothing else changed */
-	dump0[site].src_reg ^= BPF_STATIC_BRANCH_NOP;
-	check(n == n0 && !memcmp(dump, dump0, n * sizeof(*dump)) &&
-	      (!(dump[site].src_reg & BPF_STATIC_BRANCH_NOP)) == jumps,
-	      "  xlated: only the site's NOP bit changed");
-	for (i = 0; len == len0 && i < len; i++) {
-		if (img[i] == img0[i])
-			continue;
-		if (!diff++)
-			first = i;
-		last = i;
-	}
-	check(len == len0 && diff && last - first < 5,
-	      "  jited: only the site's bytes changed");
-}
 
 static void part1(void)
 {
