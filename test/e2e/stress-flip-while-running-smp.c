@@ -61,13 +61,9 @@ static void *flipper(void *arg)
 static void stress(const char *key, __u32 valid_mask, __u32 final_want)
 {
 	unsigned long counts[8] = { 0 }, runs = 0, bad = 0;
-	cpu_set_t flipper_cpu;
-	pthread_attr_t attr;
 	pthread_t t;
 	int r;
 
-	CPU_ZERO(&flipper_cpu);
-	CPU_SET(1, &flipper_cpu);
 
 	flip_key = key;
 	flipping = 1;
@@ -77,13 +73,7 @@ static void stress(const char *key, __u32 valid_mask, __u32 final_want)
 	 * a CPU that runs it, whatever the guest's scheduler would choose (on
 	 * one CPU, a run could never see a flip half done).
 	 */
-	if (pthread_attr_init(&attr) ||
-	    pthread_attr_setaffinity_np(&attr, sizeof(flipper_cpu), &flipper_cpu) ||
-	    pthread_create(&t, &attr, flipper, NULL)) {
-		printf("FAIL: cannot start the flipper on CPU 1\n");
-		exit(1);
-	}
-	pthread_attr_destroy(&attr);
+	t = start_pinned_or_die(1, "the flipper", flipper, NULL);
 	while (flipping) {
 		r = prog_run(bpf_program__fd(one));
 		runs++;
@@ -110,7 +100,6 @@ int main(void)
 {
 	struct bpf_object *obj = e2e_open("/files/e2e.o");
 	FILE *flips_file = fopen("/files/flips", "r");
-	cpu_set_t runner_cpu;
 
 	if (flips_file) {
 		if (fscanf(flips_file, "%d", &flips) != 1 || flips < 2 || flips % 2) {
@@ -122,12 +111,7 @@ int main(void)
 
 	// CHECK: online cpus: 2
 	printf("online cpus: %d\n", get_nprocs());
-	CPU_ZERO(&runner_cpu);
-	CPU_SET(0, &runner_cpu);
-	if (sched_setaffinity(0, sizeof(runner_cpu), &runner_cpu)) {
-		printf("FAIL: cannot run on CPU 0: %s\n", strerror(errno));
-		return 1;
-	}
+	pin_self_or_die(0);
 	e2e_load(obj);
 	one = e2e_prog(obj, "prog_one");
 

@@ -88,25 +88,15 @@ static int calls_all_give(unsigned long n)
 static void stress(const char *key, __u32 valid, int seen_off, int seen_on)
 {
 	unsigned long calls = 0, counted = 0, bad = 0;
-	cpu_set_t flipper_cpu;
-	pthread_attr_t attr;
 	__u64 counts[8];
 	pthread_t t;
 	int r;
 
 	zero_counts();
-	CPU_ZERO(&flipper_cpu);
-	CPU_SET(1, &flipper_cpu);
 	flip_key = key;
 	flipping = 1;
 	flip_errors = 0;
-	if (pthread_attr_init(&attr) ||
-	    pthread_attr_setaffinity_np(&attr, sizeof(flipper_cpu), &flipper_cpu) ||
-	    pthread_create(&t, &attr, flipper, NULL)) {
-		printf("FAIL: cannot start the flipper on CPU 1\n");
-		exit(1);
-	}
-	pthread_attr_destroy(&attr);
+	t = start_pinned_or_die(1, "the flipper", flipper, NULL);
 	while (flipping) {
 		syscall(SYS_getpgid, 0);
 		calls++;
@@ -143,7 +133,6 @@ int main(void)
 	struct bpf_object *obj = e2e_open("/files/stress.o");
 	FILE *flips_file = fopen("/files/flips", "r");
 	struct bpf_link *link;
-	cpu_set_t runner_cpu;
 	__u32 *target_tgid;
 	int r;
 
@@ -156,12 +145,7 @@ int main(void)
 	}
 	// CHECK: online cpus: 2
 	printf("online cpus: %d\n", get_nprocs());
-	CPU_ZERO(&runner_cpu);
-	CPU_SET(0, &runner_cpu);
-	if (sched_setaffinity(0, sizeof(runner_cpu), &runner_cpu)) {
-		printf("FAIL: cannot run on CPU 0: %s\n", strerror(errno));
-		return 1;
-	}
+	pin_self_or_die(0);
 	e2e_load(obj);
 	prog = e2e_prog(obj, "fentry_getpgid");
 	counts_fd = bpf_object__find_map_fd_by_name(obj, "counts");

@@ -306,4 +306,42 @@ static inline int finish(void)
 	return 0;
 }
 
+#ifdef _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+
+/* SMP tests: run the calling thread on @cpu only; dies if it cannot. */
+static inline void pin_self_or_die(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		printf("FAIL: cannot run on CPU %d: %s\n", cpu, strerror(errno));
+		exit(1);
+	}
+}
+
+/* SMP tests: start @fn(@arg) on a thread that runs on @cpu only. */
+static inline pthread_t start_pinned_or_die(int cpu, const char *what,
+					    void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+	pthread_t t;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (pthread_attr_init(&attr) ||
+	    pthread_attr_setaffinity_np(&attr, sizeof(set), &set) ||
+	    pthread_create(&t, &attr, fn, arg)) {
+		printf("FAIL: cannot start %s on CPU %d\n", what, cpu);
+		exit(1);
+	}
+	pthread_attr_destroy(&attr);
+	return t;
+}
+#endif /* _GNU_SOURCE */
+
 #endif /* BPFSK_TEST_H */

@@ -43,8 +43,6 @@ static void *flipper(void *arg)
 static void stress(const char *what, int n, int flags)
 {
 	unsigned long counts[2][16] = { { 0 } }, runs = 0, bad = 0, mixed = 0;
-	cpu_set_t flipper_cpu;
-	pthread_attr_t attr;
 	pthread_t t;
 	int p, r;
 
@@ -52,15 +50,7 @@ static void stress(const char *what, int n, int flags)
 	flip_flags = flags;
 	flip_errors = 0;
 	flipping = 1;
-	CPU_ZERO(&flipper_cpu);
-	CPU_SET(1, &flipper_cpu);
-	if (pthread_attr_init(&attr) ||
-	    pthread_attr_setaffinity_np(&attr, sizeof(flipper_cpu), &flipper_cpu) ||
-	    pthread_create(&t, &attr, flipper, NULL)) {
-		printf("FAIL: cannot start the flipper on CPU 1\n");
-		exit(1);
-	}
-	pthread_attr_destroy(&attr);
+	t = start_pinned_or_die(1, "the flipper", flipper, NULL);
 	while (flipping) {
 		for (p = 0; p < 2; p++) {
 			__u32 got = prog_run(progs[p]);
@@ -100,17 +90,11 @@ static void stress(const char *what, int n, int flags)
 
 int main(void)
 {
-	cpu_set_t runner_cpu;
 
 	require_static_keys_kernel();
 	// CHECK: online cpus: 2
 	printf("online cpus: %d\n", get_nprocs());
-	CPU_ZERO(&runner_cpu);
-	CPU_SET(0, &runner_cpu);
-	if (sched_setaffinity(0, sizeof(runner_cpu), &runner_cpu)) {
-		printf("FAIL: cannot run on CPU 0: %s\n", strerror(errno));
-		return 1;
-	}
+	pin_self_or_die(0);
 	batch_load(0, &keys[0], &progs[0]);
 	batch_load(1, &keys[1], &progs[1]);
 

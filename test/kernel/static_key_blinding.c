@@ -251,21 +251,12 @@ static __u32 runs, bad_runs;
 static int stop;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 static void *runner(void *arg)
 {
 	__u32 seq, r0;
 
 	(void)arg;
-	pin(0);
+	pin_self_or_die(0);
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		seq = __atomic_load_n(&flips_done, __ATOMIC_ACQUIRE);
 		r0 = prog_run(run_fd);
@@ -299,7 +290,7 @@ static void part3(void)
 		exit(1);
 	}
 	if (get_nprocs() > 1)
-		pin(1);
+		pin_self_or_die(1);
 	for (i = 1; i <= flips; i++) {
 		if (static_key_update(key, i & 1))
 			errors++;
