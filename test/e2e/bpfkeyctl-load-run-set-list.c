@@ -13,28 +13,13 @@
 // RUN: %build-bpfkeyctl && cp %guest-bpfkeyctl %guest-busybox %S/Inputs/cli-session.sh %t/files/
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s
 #include "e2e_loader.h"
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
 int main(void)
 {
 	int status;
-	pid_t pid;
 
-	require_static_keys_kernel();
-	mkdir("/sys/fs/bpf", 0755);
-	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL)) {
-		printf("FAIL: mount bpffs: %s\n", strerror(errno));
-		return 1;
-	}
 	mkdir("/files/not_bpffs", 0755);
-	pid = fork();
-	if (pid == 0) {
-		execl("/files/busybox", "sh", "/files/cli-session.sh", (char *)NULL);
-		_exit(127);
-	}
-	waitpid(pid, &status, 0);
+	status = e2e_shell_session("/files/cli-session.sh");
 	// CHECK-LABEL: $ ./bpfkeyctl load e2e.o /sys/fs/bpf/e2e
 	// CHECK-NEXT: program prog_one: /sys/fs/bpf/e2e/progs/prog_one
 	// CHECK-NEXT: program prog_two: /sys/fs/bpf/e2e/progs/prog_two
@@ -105,5 +90,5 @@ int main(void)
 	// CHECK-LABEL: $ ./bpfkeyctl frobnicate
 	// CHECK-NEXT: bpfkeyctl: error: unknown command 'frobnicate'
 	// CHECK: [exit 2]
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	return status;
 }

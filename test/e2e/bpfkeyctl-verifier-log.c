@@ -20,27 +20,11 @@
 // RUN: %build-bpfkeyctl && cp %guest-bpfkeyctl %guest-busybox %e2e_inputs/verifier-log-session.sh %t/files/
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s
 #include "e2e_loader.h"
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
 int main(void)
 {
-	int status;
-	pid_t pid;
+	int status = e2e_shell_session("/files/verifier-log-session.sh");
 
-	require_static_keys_kernel();
-	mkdir("/sys/fs/bpf", 0755);
-	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL)) {
-		printf("FAIL: mount bpffs: %s\n", strerror(errno));
-		return 1;
-	}
-	pid = fork();
-	if (pid == 0) {
-		execl("/files/busybox", "sh", "/files/verifier-log-session.sh", (char *)NULL);
-		_exit(127);
-	}
-	waitpid(pid, &status, 0);
 	// CHECK-LABEL: $ ./bpfkeyctl load reject.o /sys/fs/bpf/reject
 	// CHECK-NEXT: libbpf: prog 'unchecked_read': BPF program load failed: Permission denied
 	// CHECK-NEXT: libbpf: prog 'unchecked_read': -- BEGIN PROG LOAD LOG --
@@ -68,6 +52,6 @@ int main(void)
 	// CHECK-LABEL: $ ./bpfkeyctl load --log-level 0 checked.o /sys/fs/bpf/checked
 	// CHECK-NEXT: bpfkeyctl: error: --log-level 0: expected 1 to 7
 	// CHECK-NEXT: [exit 1]
-	printf("session exit status %d\n", WEXITSTATUS(status));
+	printf("session exit status %d\n", status);
 	return 0;
 }

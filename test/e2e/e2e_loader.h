@@ -11,6 +11,9 @@
 
 #include "bpfsk_test.h"
 #include <stdarg.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -75,6 +78,31 @@ static inline void e2e_ok(const char *what, int err)
 		printf("FAIL: %s: %s\n", what, errname(err));
 		failures++;
 	}
+}
+
+/*
+ * The bpfkeyctl sessions: runs the shell script @script with /files/busybox,
+ * the BPF file system mounted at /sys/fs/bpf; returns the script's exit
+ * status (1 if it did not exit).
+ */
+static inline int e2e_shell_session(const char *script)
+{
+	int status;
+	pid_t pid;
+
+	require_static_keys_kernel();
+	mkdir("/sys/fs/bpf", 0755);
+	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL)) {
+		printf("FAIL: mount bpffs: %s\n", strerror(errno));
+		exit(1);
+	}
+	pid = fork();
+	if (pid == 0) {
+		execl("/files/busybox", "sh", script, (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 #endif /* E2E_LOADER_H */

@@ -29,52 +29,26 @@
 // RUN: echo %stress_flips > %t/files/flips
 // RUN: env BPFSK_QEMU_FILES=%t/files BPFSK_QEMU_SMP=2 BPFSK_QEMU_TCG_THREAD=single BPFSK_QEMU_TIMEOUT=%stress_timeout %qemu-run %s | FileCheck %s -DFLIPS=%stress_flips
 #define _GNU_SOURCE /* CPU affinity */
-#include "e2e_loader.h"
-#include <errno.h>
-#include <pthread.h>
-#include <sched.h>
-#include <string.h>
+#include "e2e_smp.h"
 #include <sys/sysinfo.h>
 
 /* flips per key: /files/flips, an even number (default 2,000 for CI) */
-static int flips = 2000;
+static struct e2e_flipper flipper;
 static struct bpf_program *one;
-static const char *flip_key;
-static volatile int flipping;
-static int flip_errors;
-
-static void *flipper(void *arg)
-{
-	int i;
-
-	(void)arg;
-	for (i = 0; i < flips; i++) {
-		/* ends with i = flips - 1, odd: on */
-		if (bpf_program__set_static_key(one, flip_key, i & 1))
-			flip_errors++;
-	}
-	flipping = 0;
-	return NULL;
-}
 
 /* counts[r] for r < 8 */
 static void stress(const char *key, __u32 valid_mask, __u32 final_want)
 {
 	unsigned long counts[8] = { 0 }, runs = 0, bad = 0;
-	pthread_t t;
 	int r;
 
-
-	flip_key = key;
-	flipping = 1;
-	flip_errors = 0;
 	/*
 	 * The flipper on CPU 1, the runs on CPU 0: the code is modified under
 	 * a CPU that runs it, whatever the guest's scheduler would choose (on
 	 * one CPU, a run could never see a flip half done).
 	 */
-	t = start_pinned_or_die(1, "the flipper", flipper, NULL);
-	while (flipping) {
+	e2e_flipper_start(&flipper, key);
+	while (flipper.flipping) {
 		r = prog_run(bpf_program__fd(one));
 		runs++;
 		if (r < 8 && (valid_mask & (1u << r)))
@@ -82,13 +56,13 @@ static void stress(const char *key, __u32 valid_mask, __u32 final_want)
 		else
 			bad++;
 	}
-	pthread_join(t, NULL);
-	printf("%s: %d flips, %d errors, %lu runs, %lu invalid results\n", key, flips,
-	       flip_errors, runs, bad);
+	e2e_flipper_join(&flipper);
+	printf("%s: %d flips, %d errors, %lu runs, %lu invalid results\n", key,
+	       flipper.flips, flipper.errors, runs, bad);
 	for (r = 0; r < 8; r++)
 		if (counts[r])
 			printf("  %s: result %d seen %lu times\n", key, r, counts[r]);
-	if (flip_errors || bad || runs < 100) {
+	if (flipper.errors || bad || runs < 100) {
 		printf("FAIL: %s: stress\n", key);
 		failures++;
 	}
@@ -99,21 +73,13 @@ static void stress(const char *key, __u32 valid_mask, __u32 final_want)
 int main(void)
 {
 	struct bpf_object *obj = e2e_open("/files/e2e.o");
-	FILE *flips_file = fopen("/files/flips", "r");
 
-	if (flips_file) {
-		if (fscanf(flips_file, "%d", &flips) != 1 || flips < 2 || flips % 2) {
-			printf("FAIL: /files/flips: want an even number >= 2\n");
-			return 1;
-		}
-		fclose(flips_file);
-	}
-
+	flipper.flips = e2e_flips(2000);
 	// CHECK: online cpus: 2
 	printf("online cpus: %d\n", get_nprocs());
 	pin_self_or_die(0);
 	e2e_load(obj);
-	one = e2e_prog(obj, "prog_one");
+	one = flipper.prog = e2e_prog(obj, "prog_one");
 
 	// CHECK: key_b: [[FLIPS]] flips, 0 errors, {{[0-9]+}} runs, 0 invalid results
 	// CHECK-NEXT: key_b: result 0 seen {{[1-9][0-9]*}} times

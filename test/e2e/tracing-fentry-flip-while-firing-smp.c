@@ -22,30 +22,12 @@
 // RUN: env BPFSK_QEMU_FILES=%t/files BPFSK_QEMU_SMP=2 BPFSK_QEMU_TCG_THREAD=single BPFSK_QEMU_TIMEOUT=%stress_timeout %qemu-run %s | FileCheck %s -DFLIPS=%stress_flips
 #define _GNU_SOURCE /* CPU affinity */
 #include "e2e_tracing.h"
-#include <pthread.h>
-#include <sched.h>
+#include "e2e_smp.h"
 #include <sys/sysinfo.h>
 
-static int flips = 2000;	/* per key: /files/flips, even */
+static struct e2e_flipper flipper;	/* flips per key: /files/flips */
 static struct bpf_program *prog;
 static int counts_fd;
-static const char *flip_key;
-static volatile int flipping;
-static int flip_errors;
-
-static void *flipper(void *arg)
-{
-	int i;
-
-	(void)arg;
-	for (i = 0; i < flips; i++) {
-		/* ends with i = flips - 1, odd: on */
-		if (bpf_program__set_static_key(prog, flip_key, i & 1))
-			flip_errors++;
-	}
-	flipping = 0;
-	return NULL;
-}
 
 static void read_counts(__u64 counts[8])
 {
@@ -89,19 +71,15 @@ static void stress(const char *key, __u32 valid, int seen_off, int seen_on)
 {
 	unsigned long calls = 0, counted = 0, bad = 0;
 	__u64 counts[8];
-	pthread_t t;
 	int r;
 
 	zero_counts();
-	flip_key = key;
-	flipping = 1;
-	flip_errors = 0;
-	t = start_pinned_or_die(1, "the flipper", flipper, NULL);
-	while (flipping) {
+	e2e_flipper_start(&flipper, key);
+	while (flipper.flipping) {
 		syscall(SYS_getpgid, 0);
 		calls++;
 	}
-	pthread_join(t, NULL);
+	e2e_flipper_join(&flipper);
 	read_counts(counts);
 	for (r = 0; r < 8; r++) {
 		counted += counts[r];
@@ -109,12 +87,12 @@ static void stress(const char *key, __u32 valid, int seen_off, int seen_on)
 			bad += counts[r];
 	}
 	printf("%s: %d flips, %d errors, %lu calls, %lu counted, %lu invalid results\n",
-	       key, flips, flip_errors, calls, counted, bad);
+	       key, flipper.flips, flipper.errors, calls, counted, bad);
 	for (r = 0; r < 8; r++)
 		if (counts[r])
 			printf("  %s: result %d seen %llu times\n", key, r,
 			       (unsigned long long)counts[r]);
-	if (flip_errors || bad || counted != calls || calls < 100 ||
+	if (flipper.errors || bad || counted != calls || calls < 100 ||
 	    !counts[seen_off] || !counts[seen_on]) {
 		printf("FAIL: %s: stress\n", key);
 		failures++;
@@ -131,23 +109,16 @@ static void stress(const char *key, __u32 valid, int seen_off, int seen_on)
 int main(void)
 {
 	struct bpf_object *obj = e2e_open("/files/stress.o");
-	FILE *flips_file = fopen("/files/flips", "r");
 	struct bpf_link *link;
 	__u32 *target_tgid;
 	int r;
 
-	if (flips_file) {
-		if (fscanf(flips_file, "%d", &flips) != 1 || flips < 2 || flips % 2) {
-			printf("FAIL: /files/flips: want an even number >= 2\n");
-			return 1;
-		}
-		fclose(flips_file);
-	}
+	flipper.flips = e2e_flips(2000);
 	// CHECK: online cpus: 2
 	printf("online cpus: %d\n", get_nprocs());
 	pin_self_or_die(0);
 	e2e_load(obj);
-	prog = e2e_prog(obj, "fentry_getpgid");
+	prog = flipper.prog = e2e_prog(obj, "fentry_getpgid");
 	counts_fd = bpf_object__find_map_fd_by_name(obj, "counts");
 	target_tgid = e2e_global_data(obj, ".bss", sizeof(*target_tgid));
 	*target_tgid = getpid();
