@@ -15,9 +15,10 @@ counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(100 1000)
 runs=${RUNS:-11}
 
-# An optimised bpfld without sanitizers (the tree's build may use ASan).
+# An optimised bpfld without sanitizers (the tree's build may use ASan). The
+# top-level project: bpfld needs elfobj/, which linker/ alone does not build.
 release=$build/bench-release
-cmake -S "$repo/linker" -B "$release" -DCMAKE_BUILD_TYPE=Release -DBPFSK_SANITIZE=OFF >/dev/null
+cmake -S "$repo" -B "$release" -DCMAKE_BUILD_TYPE=Release -DBPFSK_SANITIZE=OFF >/dev/null
 cmake --build "$release" --target bpfld -j 2 >/dev/null
 bpfld=$release/bin/bpfld
 
