@@ -25,8 +25,11 @@ target_dir=$repo/llvm-bpf-target
 version=22.1.8
 tarball=llvm-toolchain-22_$version.orig.tar.xz
 tarball_sha256=b49b9277aef97616320b2da259e1f8174c65b0ce2fbe2e8629644a97693402fe
-# The security pool that apt-get source names answers 404; the main pool has it.
-tarball_url=http://deb.debian.org/debian/pool/main/l/llvm-toolchain-22/$tarball
+# The pool path of the orig tarball inside a Debian archive. `apt-get source`
+# names it under the security archive, which answers 404; the main archive
+# has it. The archives' base URLs come from apt's own configuration (every
+# mirror or proxy this machine is set up with), never from this script.
+tarball_pool_path=pool/main/l/llvm-toolchain-22/$tarball
 top=llvm-toolchain-22_$version
 # The only parts of the 197 MB tree the out-of-tree build compiles.
 subtrees=(
@@ -78,12 +81,21 @@ fi
 start=$(date +%s)
 # --- source -----------------------------------------------------------------
 if [ ! -f "$cache/$tarball" ]; then
-	log "downloading $tarball_url"
-	if command -v curl >/dev/null; then
-		curl -fsSL -o "$cache/$tarball.part" "$tarball_url"
-	else
-		wget -q -O "$cache/$tarball.part" "$tarball_url"
-	fi
+	mapfile -t archives < <(apt-get indextargets --format '$(REPO_URI)' | sort -u)
+	[ "${#archives[@]}" -gt 0 ] || die "apt-get indextargets lists no archive (run apt-get update)"
+	fetched=
+	for archive in "${archives[@]}"; do
+		url=${archive%/}/$tarball_pool_path
+		log "downloading $url"
+		if command -v curl >/dev/null; then
+			curl -fsSL -o "$cache/$tarball.part" "$url" && fetched=1
+		else
+			wget -q -O "$cache/$tarball.part" "$url" && fetched=1
+		fi
+		[ -z "$fetched" ] || break
+		log "not there; trying the next archive"
+	done
+	[ -n "$fetched" ] || die "$tarball_pool_path: in none of apt's archives (${archives[*]})"
 	mv "$cache/$tarball.part" "$cache/$tarball"
 fi
 if ! echo "$tarball_sha256  $cache/$tarball" | sha256sum -c --status; then
