@@ -82,7 +82,7 @@ static void read_relocations(struct bk_object *obj)
 			continue;
 		target->rels = bk_xcalloc(target->rel_count, sizeof(GElf_Rel));
 		memcpy(target->rels, rels, target->rel_count * sizeof(GElf_Rel));
-		qsort(target->rels, target->rel_count, sizeof(GElf_Rel), elfobj_compare_relocations);
+		elfobj_sort(target->rels, target->rel_count, sizeof(GElf_Rel), elfobj_compare_relocations);
 	}
 }
 

@@ -96,7 +96,7 @@ int bk_read_sites(struct bk_object *obj)
 	if (errors)
 		return -1;
 	/* by function (elfobj has checked there is one entry per instruction) */
-	qsort(obj->sites, obj->site_count, sizeof(*obj->sites), cmp_site);
+	elfobj_sort(obj->sites, obj->site_count, sizeof(*obj->sites), cmp_site);
 	for (size_t i = 0; i < obj->site_count; i++) {
 		struct bk_function *fn = &obj->functions[obj->sites[i].function];
 
@@ -148,6 +148,33 @@ static int cmp_triple(const void *a, const void *b)
 	if (x->program_rank != y->program_rank)
 		return x->program_rank < y->program_rank ? -1 : 1;
 	return x->site < y->site ? -1 : x->site > y->site;
+}
+
+/*
+ * cmp_triple's order in linear time for the usual case: triples come in
+ * program rank order, so a stable counting sort by key gives (key, rank) runs;
+ * a run's sites are in call-graph walk order, sorted (if need be) on their own.
+ */
+static struct triple *sort_triples(struct triple *triples, size_t count, size_t key_count)
+{
+	size_t *next = bk_xcalloc(key_count + 1, sizeof(size_t));
+	struct triple *sorted = bk_xcalloc(count, sizeof(*sorted));
+
+	for (size_t t = 0; t < count; t++)
+		next[triples[t].key + 1]++;
+	for (size_t k = 1; k <= key_count; k++)
+		next[k] += next[k - 1];
+	for (size_t t = 0; t < count; t++)
+		sorted[next[triples[t].key]++] = triples[t];
+	for (size_t start = 0, end; start < count; start = end) {
+		for (end = start + 1; end < count && sorted[end].key == sorted[start].key &&
+				      sorted[end].program_rank == sorted[start].program_rank; end++)
+			;
+		elfobj_sort(&sorted[start], end - start, sizeof(*sorted), cmp_triple);
+	}
+	free(next);
+	free(triples);
+	return sorted;
 }
 
 static const struct bk_object *sort_obj;
@@ -208,7 +235,7 @@ int bk_build_instances(struct bk_object *obj)
 		}
 	}
 	if (triple_count)
-		qsort(triples, triple_count, sizeof(*triples), cmp_triple);
+		triples = sort_triples(triples, triple_count, obj->key_count);
 
 	obj->instance_sites = bk_xcalloc(triple_count, sizeof(size_t));
 	obj->instance_site_count = triple_count;

@@ -156,6 +156,12 @@ uint64_t elfobj_relocation_width(uint32_t type);
 const Elf64_Rel *elfobj_relocations(const struct elfobj *obj, size_t section, size_t *count);
 /* qsort order of relocations: by offset, then r_info. */
 int elfobj_compare_relocations(const void *a, const void *b);
+/*
+ * qsort(), after one pass that returns if the array is already in order, as
+ * compilers emit relocations, .static_keys entries and symbols: for a million
+ * entries, sorting them again was a large part of a tool's run.
+ */
+void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const void *, const void *));
 
 /* ---- output (output.c) ---- */
 struct elfobj_output {

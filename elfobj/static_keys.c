@@ -8,6 +8,8 @@
  * static key by its BTF) is for each tool to say: bpfld may see a key
  * declared here and defined in another object.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +62,31 @@ struct entry_check {
 	elfobj_error((c)->obj->path, (c)->sec, "entry %zu (offset 0x%zx): key '%s': " fmt,     \
 		     (c)->entry, (c)->entry * ENTRY_SIZE, (c)->key, ##__VA_ARGS__)
 
+/*
+ * An entry error about the instruction at insn_off, prefixed with the function
+ * holding it. Finding that function scans the symbol table, so it is only done
+ * here, when a message is printed: on the path every valid entry takes it cost
+ * one scan per entry (most of `bpfkeys resolve` at 80k sites).
+ */
+static int site_error(const struct entry_check *c, size_t section, uint32_t insn_off,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int site_error(const struct entry_check *c, size_t section, uint32_t insn_off,
+		      const char *fmt, ...)
+{
+	const char *function = elfobj_function_at(c->obj, section, insn_off);
+	const char *code = c->obj->sections[section].name;
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (function)
+		return entry_error(c, "function '%s' (section %s offset 0x%x): %s", function, code,
+				   insn_off, what);
+	return entry_error(c, "section %s offset 0x%x: %s", code, insn_off, what);
+}
+
 static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel *const rel[3],
 		      struct elfobj_static_branch *branch)
 {
@@ -68,14 +95,12 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 				    &obj->symbols[ELF64_R_SYM(rel[1]->r_info)] };
 	uint32_t insn_off, target_off;
 	const struct elfobj_section *code;
-	const char *function, *where;
 	uint8_t insn[8];
 	uint64_t flags;
 	int16_t off;
 	int32_t imm;
 	int64_t target;
 	unsigned src, dst;
-	char at[300];
 
 	memcpy(&insn_off, raw, 4);
 	memcpy(&target_off, raw + 4, 4);
@@ -98,13 +123,6 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	if (insn_off % ELFOBJ_INSN_SIZE || insn_off >= code->shdr.sh_size)
 		return entry_error(c, "section %s offset 0x%x: site is misaligned or outside the section",
 				   code->name, insn_off);
-	function = elfobj_function_at(obj, sym[0]->st_shndx, insn_off);
-	if (function)
-		snprintf(at, sizeof(at), "function '%s' (section %s offset 0x%x)", function,
-			 code->name, insn_off);
-	else
-		snprintf(at, sizeof(at), "section %s offset 0x%x", code->name, insn_off);
-	where = at;
 	memcpy(insn, code->data + insn_off, sizeof(insn));
 	src = insn[1] >> 4;
 	dst = insn[1] & 0xf;
@@ -113,8 +131,9 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	if ((insn[0] != BPF_JA_CODE && insn[0] != BPF_JA32_CODE) || dst != 0 ||
 	    (src != BRANCH_JA && src != (BRANCH_JA | BRANCH_NOP)) ||
 	    (insn[0] == BPF_JA_CODE && imm != 0) || (insn[0] == BPF_JA32_CODE && off != 0))
-		return entry_error(c, "%s: instruction (code 0x%02x, regs 0x%02x, off %d, imm %d) is not a static branch",
-				   where, insn[0], insn[1], off, imm);
+		return site_error(c, sym[0]->st_shndx, insn_off,
+				  "instruction (code 0x%02x, regs 0x%02x, off %d, imm %d) is not a static branch",
+				  insn[0], insn[1], off, imm);
 	branch->section = sym[0]->st_shndx;
 	branch->insn = insn_off / ELFOBJ_INSN_SIZE;
 	branch->wide = insn[0] == BPF_JA32_CODE;
@@ -122,18 +141,19 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	branch->likely = flags & ENTRY_LIKELY;
 	target = (int64_t)branch->insn + 1 + (branch->wide ? imm : off);
 	if (target_off % ELFOBJ_INSN_SIZE || target != (int64_t)(target_off / ELFOBJ_INSN_SIZE))
-		return entry_error(c, "%s: entry target offset 0x%x differs from the instruction's jump target 0x%llx",
-				   where, target_off, (unsigned long long)target * ELFOBJ_INSN_SIZE);
+		return site_error(c, sym[0]->st_shndx, insn_off,
+				  "entry target offset 0x%x differs from the instruction's jump target 0x%llx",
+				  target_off, (unsigned long long)target * ELFOBJ_INSN_SIZE);
 	if (target < 0 || (uint64_t)target >= code->shdr.sh_size / ELFOBJ_INSN_SIZE)
-		return entry_error(c, "%s: jump target 0x%llx is outside the section", where,
-				   (unsigned long long)target * ELFOBJ_INSN_SIZE);
+		return site_error(c, sym[0]->st_shndx, insn_off, "jump target 0x%llx is outside the section",
+				  (unsigned long long)target * ELFOBJ_INSN_SIZE);
 	branch->target = (uint64_t)target;
 	if (branch->likely != branch->jump_when_off)
-		return entry_error(c, "%s: entry says %s but the instruction is %s", where,
-				   branch->likely ? "likely" : "unlikely",
-				   branch->jump_when_off ?
-				   (branch->wide ? "nop_or_gotol (likely)" : "nop_or_goto (likely)") :
-				   (branch->wide ? "gotol_or_nop (unlikely)" : "goto_or_nop (unlikely)"));
+		return site_error(c, sym[0]->st_shndx, insn_off, "entry says %s but the instruction is %s",
+				  branch->likely ? "likely" : "unlikely",
+				  branch->jump_when_off ?
+				  (branch->wide ? "nop_or_gotol (likely)" : "nop_or_goto (likely)") :
+				  (branch->wide ? "gotol_or_nop (unlikely)" : "goto_or_nop (unlikely)"));
 	return 0;
 }
 
@@ -224,7 +244,7 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	}
 	/* in offset order, so that messages come in entry order */
 	memcpy(rels, raw, rel_count * sizeof(*rels));
-	qsort(rels, rel_count, sizeof(*rels), elfobj_compare_relocations);
+	elfobj_sort(rels, rel_count, sizeof(*rels), elfobj_compare_relocations);
 	if (check_relocations(obj, keys, rels, rel_count, by_field)) {
 		errors = -1;
 		goto out;
@@ -253,7 +273,7 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	}
 	if (errors)
 		goto out;
-	qsort(*branches, *branch_count, sizeof(**branches), compare_branches);
+	elfobj_sort(*branches, *branch_count, sizeof(**branches), compare_branches);
 	for (size_t i = 1; i < *branch_count; i++) {
 		const struct elfobj_static_branch *a = &(*branches)[i - 1], *b = &(*branches)[i];
 
