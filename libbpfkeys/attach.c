@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libbpfkeys, attachments: the links a flip swaps. The object owns them (a
+ * flip must find every attachment of a program it replaces), in attach order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+
+/* enum bpf_attach_type values after Debian 12's linux/bpf.h (Linux 6.1) */
+#define BPFKEYS_TCX_INGRESS 46
+#define BPFKEYS_TCX_EGRESS 47
+
+static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char *name, ssize_t *index)
+{
+	*index = bpfkeys_program_index(obj, name);
+	if (*index < 0) {
+		bpfkeys_error(obj, ENOENT, "no program named '%s'", name);
+		return NULL;
+	}
+	if (!obj->programs[*index].loaded) {
+		bpfkeys_error(obj, EINVAL, "program '%s' is not loaded", name);
+		return NULL;
+	}
+	return bpf_object__find_program_by_name(obj->programs[*index].loaded->bpf, name);
+}
+
+static struct bpfkeys_link *add_link(struct bpfkeys_object *obj, ssize_t program,
+				     enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
+{
+	struct bpfkeys_link *link = bk_xcalloc(1, sizeof(*link)), **tail = &obj->links;
+
+	link->obj = obj;
+	link->kind = kind;
+	link->program = (size_t)program;
+	link->bpf_link = bpf_link;
+	link->fd = bpf_link ? bpf_link__fd(bpf_link) : fd;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = link;
+	return link;
+}
+
+static struct bpfkeys_link *attach_with_libbpf(struct bpfkeys_object *obj, const char *program,
+					       enum bpfkeys_link_kind kind, int target)
+{
+	ssize_t p;
+	struct bpf_program *prog = loaded_program(obj, program, &p);
+	struct bpf_link *link;
+
+	if (!prog)
+		return NULL;
+	link = kind == BPFKEYS_LINK_XDP ? bpf_program__attach_xdp(prog, target)
+					: bpf_program__attach_cgroup(prog, target);
+	if (!link) {
+		bpfkeys_error(obj, errno, "program '%s': %s attach to %s %d: %s", program,
+			      kind == BPFKEYS_LINK_XDP ? "XDP" : "cgroup",
+			      kind == BPFKEYS_LINK_XDP ? "ifindex" : "cgroup fd", target, strerror(errno));
+		return NULL;
+	}
+	return add_link(obj, p, kind, link, -1);
+}
+
+struct bpfkeys_link *bpfkeys_attach_xdp(struct bpfkeys_object *obj, const char *program, int ifindex)
+{
+	return attach_with_libbpf(obj, program, BPFKEYS_LINK_XDP, ifindex);
+}
+
+struct bpfkeys_link *bpfkeys_attach_cgroup(struct bpfkeys_object *obj, const char *program,
+					   int cgroup_fd)
+{
+	return attach_with_libbpf(obj, program, BPFKEYS_LINK_CGROUP, cgroup_fd);
+}
+
+struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *program,
+					int ifindex, bool egress)
+{
+	ssize_t p;
+	struct bpf_program *prog = loaded_program(obj, program, &p);
+	int fd;
+
+	if (!prog)
+		return NULL;
+	fd = bpf_link_create(bpf_program__fd(prog), ifindex,
+			     (enum bpf_attach_type)(egress ? BPFKEYS_TCX_EGRESS : BPFKEYS_TCX_INGRESS), NULL);
+	if (fd < 0) {
+		bpfkeys_error(obj, fd, "program '%s': tcx %s attach to ifindex %d: %s", program,
+			      egress ? "egress" : "ingress", ifindex, strerror(-fd));
+		return NULL;
+	}
+	return add_link(obj, p, BPFKEYS_LINK_TCX, NULL, fd);
+}
+
+struct bpfkeys_link *bpfkeys_attach(struct bpfkeys_object *obj, const char *program, unsigned int flags)
+{
+	ssize_t p;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+
+	if (flags & ~BPFKEYS_ATTACH_OVERLAP) {
+		bpfkeys_error(obj, EINVAL, "program '%s': unknown attach flags 0x%x", program, flags);
+		return NULL;
+	}
+	prog = loaded_program(obj, program, &p);
+	if (!prog)
+		return NULL;
+	if (!(flags & BPFKEYS_ATTACH_OVERLAP)) {
+		bpfkeys_error(obj, EOPNOTSUPP, "program '%s' (section %s): its link cannot be updated by BPF_LINK_UPDATE, so a flip would attach the new version before detaching the old one (both run in between); pass BPFKEYS_ATTACH_OVERLAP to accept that, or use bpfkeys_attach_xdp/cgroup/tcx",
+			      program, bpf_program__section_name(prog));
+		return NULL;
+	}
+	link = bpf_program__attach(prog);
+	if (!link) {
+		bpfkeys_error(obj, errno, "program '%s' (section %s): attach: %s", program,
+			      bpf_program__section_name(prog), strerror(errno));
+		return NULL;
+	}
+	return add_link(obj, p, BPFKEYS_LINK_OVERLAP, link, -1);
+}
+
+int bpfkeys_link_fd(const struct bpfkeys_link *link)
+{
+	return link->fd;
+}
+
+bool bpfkeys_link_is_atomic(const struct bpfkeys_link *link)
+{
+	return link->kind != BPFKEYS_LINK_OVERLAP;
+}
+
+int bpfkeys_link_destroy(struct bpfkeys_link *link)
+{
+	struct bpfkeys_link **pos;
+	int err;
+
+	if (!link)
+		return 0;
+	for (pos = &link->obj->links; *pos && *pos != link; pos = &(*pos)->next)
+		;
+	if (*pos)
+		*pos = link->next;
+	err = link->bpf_link ? bpf_link__destroy(link->bpf_link) : close(link->fd);
+	free(link);
+	return err;
+}

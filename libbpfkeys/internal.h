@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* libbpfkeys: the object model shared by open/load (object.c), flips (flip.c)
+ * and attachments (attach.c). */
+#ifndef LIBBPFKEYS_INTERNAL_H
+#define LIBBPFKEYS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bpf_static_keys_stock.h"
+#include "bpfkeys.h"
+
+#define BPFKEYS_ERRMSG_SIZE 512
+/* Per-program verifier log buffer of a variant: enough for the error at the
+ * end of the log (the kernel keeps the tail of a log that does not fit). */
+#define BPFKEYS_LOG_SIZE (1u << 20)
+
+/* One libbpf object loaded from one lowered image: the initial load or a
+ * flip's variant. Programs point at the one their current version lives in;
+ * it is closed when no program does any more. */
+struct bpfkeys_loaded {
+	struct bpf_object *bpf;
+	void *image;       /* the lowered ELF libbpf opened */
+	size_t refs;       /* programs whose current version is in bpf */
+};
+
+struct bpfkeys_program {
+	char *name;
+	bool autoload;
+	struct bpfkeys_loaded *loaded; /* NULL before load or if not autoloaded */
+};
+
+struct bpfkeys_map {
+	char *name;      /* bpf_map__name() in a freshly opened image */
+	int fd;          /* our own dup, reused by every variant */
+};
+
+enum bpfkeys_link_kind { BPFKEYS_LINK_XDP, BPFKEYS_LINK_CGROUP, BPFKEYS_LINK_TCX, BPFKEYS_LINK_OVERLAP };
+
+struct bpfkeys_link {
+	struct bpfkeys_object *obj;
+	enum bpfkeys_link_kind kind;
+	size_t program;           /* index in obj->programs */
+	struct bpf_link *bpf_link; /* libbpf's link, or NULL for tcx */
+	int fd;                   /* the link fd (tcx: ours) */
+	struct bpfkeys_link *next;
+};
+
+struct bpfkeys_object {
+	char *path;                /* for messages */
+	char *name;                /* libbpf object name */
+	bool keep_verifier_log;
+	struct bk_object bk;       /* the raw object, analyzed */
+	bool *on;                  /* [bk.key_count]: current state */
+	struct bpfkeys_program *programs;
+	size_t program_count;
+	struct bpfkeys_map *maps;
+	size_t map_count;
+	bool loaded;
+	struct bpfkeys_link *links; /* in attach order */
+	char errmsg[BPFKEYS_ERRMSG_SIZE];
+	char *verifier_log;
+};
+
+/* object.c */
+int bpfkeys_error(struct bpfkeys_object *obj, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+ssize_t bpfkeys_program_index(const struct bpfkeys_object *obj, const char *name);
+/* lower for the states on[] and open with libbpf: the image and the object */
+int bpfkeys_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfkeys_loaded **out);
+/* load a variant opened by bpfkeys_open_variant; on failure names the program */
+int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
+			 const bool *load_program);
+void bpfkeys_loaded_put(struct bpfkeys_loaded *loaded);
+
+#endif /* LIBBPFKEYS_INTERNAL_H */
