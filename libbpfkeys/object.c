@@ -122,13 +122,31 @@ static void name_the_reporter(void)
 		elfobj_progname = "libbpfkeys";
 }
 
+/* bpfkeys' reader silences libbpf (for the CLI); the caller's printer comes back */
+static int read_keeping_libbpf_print(struct bpfkeys_object *obj, const void *buf, size_t size)
+{
+	libbpf_print_fn_t caller_print = libbpf_set_print(NULL);
+	int err = buf ? bk_object_read_memory(&obj->bk, obj->path, buf, size)
+		      : bk_object_read(&obj->bk, obj->path);
+
+	libbpf_set_print(caller_print);
+	return err;
+}
+
 struct bpfkeys_object *bpfkeys_open_file(const char *path, const struct bpfkeys_open_opts *opts)
 {
 	struct bpfkeys_object *obj = bk_xcalloc(1, sizeof(*obj));
 
 	name_the_reporter();
 	obj->path = bk_xstrdup(path);
-	return open_common(obj, bk_object_read(&obj->bk, obj->path), opts);
+	if (access(path, R_OK)) { /* say ENOENT or EACCES, not only "cannot read" */
+		int err = bpfkeys_error(obj, errno, "cannot open: %s", strerror(errno));
+
+		bpfkeys_close(obj);
+		errno = -err;
+		return NULL;
+	}
+	return open_common(obj, read_keeping_libbpf_print(obj, NULL, 0), opts);
 }
 
 struct bpfkeys_object *bpfkeys_open_mem(const void *buf, size_t size, const char *name,
@@ -138,7 +156,7 @@ struct bpfkeys_object *bpfkeys_open_mem(const void *buf, size_t size, const char
 
 	name_the_reporter();
 	obj->path = bk_xstrdup(name ? name : "<memory>");
-	return open_common(obj, bk_object_read_memory(&obj->bk, obj->path, buf, size), opts);
+	return open_common(obj, read_keeping_libbpf_print(obj, buf, size), opts);
 }
 
 int bpfkeys_set_autoload(struct bpfkeys_object *obj, const char *program, bool autoload)

@@ -82,6 +82,21 @@ static inline uint64_t runs_counted(int map_fd)
 	return seen_count(map_fd, 0) + seen_count(map_fd, 1) + seen_count(map_fd, 2);
 }
 
+/* wait (5 s at most) until the program has counted `total` runs */
+static inline void wait_for_runs(int seen_fd, uint64_t total)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (runs_counted(seen_fd) < total) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > 5)
+			fail("%llu frames sent, %llu runs counted after 5 s", (unsigned long long)total,
+			     (unsigned long long)runs_counted(seen_fd));
+		sched_yield();
+	}
+}
+
 struct flipper {
 	struct bpfkeys_object *obj;
 	int flips;        /* to do */
@@ -128,20 +143,11 @@ static inline uint64_t traffic_while_flipping(struct flipper *f, int seen_fd, in
 	if (pthread_create(&thread, NULL, flip_both, f))
 		fail("pthread_create");
 	while (!last_batch) {
-		struct timespec start, now;
-
 		/* one more batch after the last flip: runs of the final program */
 		last_batch = atomic_load(&f->finished);
 		send_frames(sock, &to, batch);
 		sent += (uint64_t)batch;
-		clock_gettime(CLOCK_MONOTONIC, &start);
-		while (runs_counted(seen_fd) < sent) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec - start.tv_sec > 5)
-				fail("%llu frames sent, %llu runs counted after 5 s",
-				     (unsigned long long)sent, (unsigned long long)runs_counted(seen_fd));
-			sched_yield();
-		}
+		wait_for_runs(seen_fd, sent);
 	}
 	pthread_join(thread, NULL);
 	close(sock);
