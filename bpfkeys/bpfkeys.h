@@ -191,6 +191,9 @@ struct bk_edit {
 	 * returns false to drop the relocation */
 	bool (*remap_offset)(void *ctx, size_t section, uint64_t *offset);
 	void *remap_ctx;
+	/* st_value/st_size of a kept symbol (st_shndx still the input's index) */
+	void (*remap_symbol)(void *ctx, Elf64_Sym *sym);
+	void *remap_symbol_ctx;
 	struct bk_new_section *new_sections;
 	size_t new_section_count;
 };
@@ -200,6 +203,45 @@ int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char
 int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd);
 /* out_path, or (if NULL) out_fd: the fuzzer writes to a memfd */
 int bk_write_resolved(struct bk_object *obj, const char *out_path, int out_fd);
+
+/* shrink.c: static branches fixed at a state and the code they make dead removed (lower) */
+struct bk_code_layout {
+	uint64_t count;        /* instructions of the input section */
+	bool *kept;            /* [count] */
+	uint64_t *new_index;   /* [count + 1]: output index of i, or of the first kept one after i */
+	bool moved;            /* an instruction was deleted */
+	uint8_t *code;         /* output bytes, NULL if the section is unchanged */
+	size_t size;
+};
+/* a .BTF.ext record: where it was and went (.rel.BTF.ext follows it) */
+struct bk_btf_ext_record {
+	uint64_t old_offset, new_offset;
+	uint32_t size;
+	bool kept;
+};
+struct bk_shrink {
+	const struct bk_object *obj;
+	struct bk_code_layout *layout; /* [section_count], filled for code sections */
+	size_t section_count;
+	bool moved;                    /* any code section lost instructions */
+	size_t btf_ext_section;        /* rewritten .BTF.ext, 0 if none */
+	struct bk_btf_ext_record *btf_ext_records; /* sorted by old_offset */
+	size_t btf_ext_record_count;
+	void **buffers;                /* replacement section bytes owned here */
+	size_t buffer_count;
+};
+/* taken[site]: the branch of each site jumps at the chosen states */
+int bk_shrink_code(struct bk_object *obj, const bool *taken, struct bk_shrink *shrink);
+void bk_shrink_free(struct bk_shrink *shrink);
+/* Output offset of a byte of code section `section` (a deleted instruction: the next kept one). */
+uint64_t bk_shrink_byte(const struct bk_shrink *shrink, size_t section, uint64_t offset);
+/* shrink_refs.c: symbols, relocations, .BTF.ext, data addends and DWARF after shrink */
+bool bk_shrink_relocations_matter(const struct bk_object *obj, size_t section);
+int bk_shrink_read_addend(const struct bk_object *obj, size_t section, const GElf_Rel *rel,
+			  int64_t *addend);
+int bk_shrink_apply(struct bk_object *obj, struct bk_shrink *shrink, struct bk_edit *edit);
+bool bk_shrink_remap_offset(void *ctx, size_t section, uint64_t *offset);
+void bk_shrink_remap_symbol(void *ctx, Elf64_Sym *sym);
 
 /* lower.c */
 struct bk_setting {

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Lower: make an object with static keys load on a stock kernel with a stock
- * libbpf. Each static branch becomes a register-compare jump the verifier
- * sees with two edges, so no code becomes unreachable ("unreachable insn"
- * in check_cfg) whichever way a key is fixed:
- *   taken     -> if r10 == r10 goto L   (BPF_JMP | BPF_JEQ | BPF_X)
- *   not taken -> if r10 != r10 goto L   (BPF_JMP | BPF_JNE | BPF_X)
- * Both only have a 16-bit offset: a gotol site whose target is farther is an
- * error. Then the static-key machinery goes: .static_keys, its relocations,
- * the key maps' symbols and their entries in the BTF DATASEC .maps (a stock
- * kernel has no map type 34, and libbpf would try to create them).
+ * libbpf, each key fixed at its initial state or --set. shrink.c fixes each
+ * static branch (not taken: deleted; taken: one `ja`, or nothing when its
+ * target follows) and deletes the code no path reaches any more, so the
+ * verifier meets no unreachable instruction and a site costs at most one
+ * `ja`; shrink_refs.c moves what refers to positions. Then the static-key
+ * machinery goes: .static_keys, its relocations, the key maps' symbols and
+ * their entries in the BTF DATASEC .maps (a stock kernel has no map type 34,
+ * and libbpf would try to create them).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +18,7 @@
 
 #include "bpfkeys.h"
 
-#define BPF_JEQ_X_CODE 0x1d
-#define BPF_JNE_X_CODE 0x5d
 #define BPF_LD_IMM64_CODE 0x18
-#define R10_R10 0xaa
 #define BTF_INFO(kind, vlen) (((uint32_t)(kind) << 24) | ((vlen) & 0xffff))
 
 /* The DATASEC .maps edit, as a map from old to new .BTF byte offsets. */
@@ -152,11 +148,19 @@ static bool is_site(const struct bk_object *obj, size_t section, uint64_t insn)
 	return lo < obj->site_count && obj->sites[lo].section == section && obj->sites[lo].insn == insn;
 }
 
-static const char *site_mnemonic(const struct bk_site *site)
+/* .rel.BTF (DATASEC edit) and everything shrink moved */
+struct remap {
+	struct btf_edit *btf;
+	struct bk_shrink *shrink;
+};
+
+static bool remap_offset(void *ctx, size_t section, uint64_t *offset)
 {
-	if (site->wide)
-		return site->jump_when_off ? "nop_or_gotol" : "gotol_or_nop";
-	return site->jump_when_off ? "nop_or_goto" : "goto_or_nop";
+	struct remap *r = ctx;
+
+	if (r->btf->new_position && section == r->btf->section)
+		return remap_btf_offset(r->btf, section, offset);
+	return bk_shrink_remap_offset(r->shrink, section, offset);
 }
 
 int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_count,
@@ -164,8 +168,10 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 {
 	struct bk_edit edit;
 	struct btf_edit btf_e = {0};
-	uint8_t **code = bk_xcalloc(obj->section_count, sizeof(uint8_t *));
+	struct bk_shrink shrink = {0};
+	struct remap remap = {.btf = &btf_e, .shrink = &shrink};
 	bool *on = bk_xcalloc(obj->key_count, sizeof(bool));
+	bool *taken = bk_xcalloc(obj->site_count, sizeof(bool));
 	uint8_t *btf_buf = NULL;
 	size_t btf_size = 0;
 	bool maps_empty = false;
@@ -184,35 +190,10 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 		on[k] = settings[s].on;
 	}
 
-	for (size_t i = 0; i < obj->site_count; i++) {
-		const struct bk_site *site = &obj->sites[i];
-		const struct bk_function *fn = &obj->functions[site->function];
-		int64_t rel = (int64_t)site->target - (int64_t)site->insn - 1;
-		bool jump = on[site->key] != site->jump_when_off;
-		struct bk_insn insn = {0};
-
-		if (rel < INT16_MIN || rel > INT16_MAX) {
-			bk_error(obj, "key '%s': function '%s' (section %s offset 0x%llx): %s jumps %lld instructions, out of the 16-bit range of the conditional jump it lowers to",
-				 obj->keys[site->key].name, fn->name, obj->sections[site->section].name,
-				 (unsigned long long)site->insn * BK_INSN_SIZE, site_mnemonic(site),
-				 (long long)rel);
-			errors++;
-			continue;
-		}
-		if (!code[site->section]) {
-			code[site->section] = bk_xcalloc(obj->sections[site->section].shdr.sh_size, 1);
-			memcpy(code[site->section], obj->sections[site->section].data,
-			       obj->sections[site->section].shdr.sh_size);
-		}
-		insn.code = jump ? BPF_JEQ_X_CODE : BPF_JNE_X_CODE;
-		insn.regs = R10_R10;
-		insn.off = (int16_t)rel;
-		memcpy(code[site->section] + site->insn * BK_INSN_SIZE, &insn, sizeof(insn));
-	}
 	/* a static branch without an entry would reach the stock verifier as an unknown JA */
 	for (size_t s = 1; s < obj->section_count; s++) {
 		const struct bk_section *sec = &obj->sections[s];
-		const uint8_t *text = code[s] ? code[s] : sec->data;
+		const uint8_t *text = sec->data;
 
 		if (!sec->exec)
 			continue;
@@ -238,13 +219,14 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 	}
 	if (errors)
 		goto out;
+	for (size_t i = 0; i < obj->site_count; i++)
+		taken[i] = on[obj->sites[i].key] != obj->sites[i].jump_when_off;
+	if (bk_shrink_code(obj, taken, &shrink)) {
+		errors++;
+		goto out;
+	}
 
 	bk_edit_init(&edit, obj);
-	for (size_t s = 1; s < obj->section_count; s++)
-		if (code[s]) {
-			edit.section_data[s] = code[s];
-			edit.section_size[s] = obj->sections[s].shdr.sh_size;
-		}
 	if (obj->static_keys_section)
 		edit.drop_section[obj->static_keys_section] = true;
 	if (obj->instances_section)
@@ -261,19 +243,23 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 		if (btf_buf) {
 			edit.section_data[obj->btf_section] = btf_buf;
 			edit.section_size[obj->btf_section] = btf_size;
-			edit.remap_offset = remap_btf_offset;
-			edit.remap_ctx = &btf_e;
 		}
 		if (maps_empty)
 			edit.drop_section[obj->maps_section] = true;
 	}
+	if (bk_shrink_apply(obj, &shrink, &edit)) {
+		errors++;
+		bk_edit_free(&edit);
+		goto out;
+	}
+	edit.remap_offset = remap_offset;
+	edit.remap_ctx = &remap;
 	if (out_path ? bk_write(obj, &edit, out_path) : bk_write_fd(obj, &edit, out_fd))
 		errors++;
 	bk_edit_free(&edit);
 out:
-	for (size_t s = 0; s < obj->section_count; s++)
-		free(code[s]);
-	free(code);
+	bk_shrink_free(&shrink);
+	free(taken);
 	free(on);
 	free(btf_buf);
 	free(btf_e.new_position);

@@ -196,6 +196,8 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 					continue;
 				s = &syms[sym_map[j]];
 				memcpy(s, sec->data + j * sizeof(Elf64_Sym), sizeof(*s));
+				if (edit->remap_symbol)
+					edit->remap_symbol(edit->remap_symbol_ctx, s);
 				if (s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE)
 					s->st_shndx = (Elf64_Half)sec_map[s->st_shndx];
 			}

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Shrink (lower's code phase): fix every static branch at its key's state and
+ * delete the code that no path reaches any more, so that a stock verifier
+ * meets neither a branch it cannot fold nor an "unreachable insn".
+ *
+ * In each code section with sites, reachability starts from every entry:
+ * function starts, call and callback targets (pc-relative or relocated, from
+ * any section), code outside any function, and code that another section
+ * points at through a relocation. It follows fallthrough and jumps; a site
+ * has only the edge its state takes. Then, scanning backwards:
+ *   - an unreachable instruction goes (ld_imm64 as one unit of 2 slots);
+ *   - a site whose branch is not taken goes;
+ *   - a taken site becomes `ja` (`gotol` if the new offset needs 32 bits), or
+ *     goes when the next instruction kept is its target; so does a plain
+ *     `ja`/`gotol` that the deletions turned into a jump to the next one.
+ * Kept instructions get new indices (a deleted one maps to the next one
+ * kept, which is where control now goes) and the new code has jumps,
+ * pc-relative calls and callback addresses, and the in-place addends of
+ * relocated calls and ld_imm64 into moved code rewritten. Symbols,
+ * relocations, .BTF.ext and addends outside the code are shrink_refs.c.
+ * Constructs whose targets cannot be followed (gotox, .jumptables) are
+ * refused in a section that would change.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfkeys.h"
+
+#define BPF_CLASS_MASK 0x07
+#define BPF_CLASS_JMP 0x05
+#define BPF_CLASS_JMP32 0x06
+#define BPF_OP_MASK 0xf0
+#define BPF_OP_JA 0x00
+#define BPF_OP_CALL 0x80
+#define BPF_OP_EXIT 0x90
+#define BPF_SRC_X 0x08
+#define BPF_JA_CODE 0x05
+#define BPF_GOTOL_CODE 0x06
+#define BPF_CALL_CODE 0x85
+#define BPF_LD_IMM64_CODE 0x18
+#define BPF_PSEUDO_CALL 1
+#define BPF_PSEUDO_FUNC 4
+#define NO_SITE SIZE_MAX
+
+/* Working state of one code section. */
+struct code_scan {
+	const uint8_t *text;
+	uint64_t count;
+	bool has_sites;
+	bool *second_half;   /* [count]: second slot of an ld_imm64 */
+	bool *root;          /* [count] */
+	bool *reachable;     /* [count] */
+	size_t *site;        /* [count]: index in obj->sites, or NO_SITE */
+};
+
+static struct bk_insn insn_at(const struct code_scan *c, uint64_t i)
+{
+	struct bk_insn insn;
+
+	memcpy(&insn, c->text + i * BK_INSN_SIZE, sizeof(insn));
+	return insn;
+}
+
+static bool is_jump_class(uint8_t code)
+{
+	return (code & BPF_CLASS_MASK) == BPF_CLASS_JMP || (code & BPF_CLASS_MASK) == BPF_CLASS_JMP32;
+}
+
+/* Target of a jump at i (any of ja, gotol, conditional), as an index. */
+static int64_t jump_target(const struct bk_insn *insn, uint64_t i)
+{
+	if (insn->code == BPF_GOTOL_CODE)
+		return (int64_t)i + insn->imm + 1;
+	return (int64_t)i + insn->off + 1;
+}
+
+static bool is_plain_ja(const struct bk_insn *insn)
+{
+	return (insn->code == BPF_JA_CODE || insn->code == BPF_GOTOL_CODE) && !bk_insn_src(insn);
+}
+
+/* A code symbol's section if it may move (has sites), else 0. */
+static size_t moving_section(const struct bk_object *obj, const struct code_scan *scan,
+			     const GElf_Sym *sym)
+{
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE ||
+	    sym->st_shndx >= obj->section_count || !obj->sections[sym->st_shndx].exec)
+		return 0;
+	return scan[sym->st_shndx].has_sites ? sym->st_shndx : 0;
+}
+
+static int add_root(struct bk_object *obj, struct code_scan *scan, size_t section, int64_t target,
+		    const char *from, uint64_t at, const char *what)
+{
+	struct code_scan *c = &scan[section];
+
+	if (!c->has_sites)
+		return 0;
+	if (target < 0 || (uint64_t)target >= c->count || c->second_half[target]) {
+		bk_error(obj, "section '%s': offset 0x%llx: %s targets instruction %lld of section %s, which is not an instruction start: cannot remove dead code",
+			 from, (unsigned long long)at, what, (long long)target,
+			 obj->sections[section].name);
+		return -1;
+	}
+	c->root[target] = true;
+	return 0;
+}
+
+/* Calls and callback addresses in code section s: entries of their targets. */
+static int code_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
+{
+	const struct bk_section *sec = &obj->sections[s];
+	struct code_scan *c = &scan[s];
+
+	for (uint64_t i = 0; i < c->count; i++) {
+		struct bk_insn insn = insn_at(c, i);
+		uint64_t at = i * BK_INSN_SIZE;
+		size_t nrel;
+		const GElf_Rel *rel = bk_find_rel(sec, at, &nrel);
+
+		if (c->second_half[i])
+			continue;
+		if (insn.code == BPF_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL && !rel &&
+		    add_root(obj, scan, s, (int64_t)i + insn.imm + 1, sec->name, at, "call"))
+			return -1;
+		if (insn.code == BPF_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC && !rel &&
+		    add_root(obj, scan, s, (int64_t)i + insn.imm + 1, sec->name, at, "function address"))
+			return -1;
+		for (size_t r = 0; r < nrel; r++) {
+			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel[r].r_info)];
+			size_t target_sec = moving_section(obj, scan, sym);
+			int64_t byte = (int64_t)sym->st_value + insn.imm;
+
+			if (!target_sec)
+				continue;
+			/* libbpf: a relocated call's callee is sym_off / 8 + imm + 1 */
+			if (insn.code == BPF_CALL_CODE)
+				byte = (int64_t)sym->st_value + ((int64_t)insn.imm + 1) * BK_INSN_SIZE;
+			/* any other kind of relocation into moving code is refused in write_code */
+			if ((insn.code == BPF_CALL_CODE || insn.code == BPF_LD_IMM64_CODE) &&
+			    add_root(obj, scan, target_sec, byte % BK_INSN_SIZE ? -1 : byte / BK_INSN_SIZE,
+				     sec->name, at, insn.code == BPF_CALL_CODE ? "call" : "function address"))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Relocations of data sections into code that may move keep their targets. */
+static int data_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
+{
+	const struct bk_section *sec = &obj->sections[s];
+
+	if (sec->exec || !bk_shrink_relocations_matter(obj, s))
+		return 0;
+	for (size_t r = 0; r < sec->rel_count; r++) {
+		const GElf_Rel *rel = &sec->rels[r];
+		const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
+		size_t target_sec = moving_section(obj, scan, sym);
+		int64_t addend;
+
+		if (!target_sec)
+			continue;
+		if (bk_shrink_read_addend(obj, s, rel, &addend))
+			return -1;
+		int64_t byte = (int64_t)sym->st_value + addend;
+
+		if (byte == (int64_t)obj->sections[target_sec].shdr.sh_size)
+			continue; /* the end of the code: stays the end */
+		if (add_root(obj, scan, target_sec, byte % BK_INSN_SIZE ? -1 : byte / BK_INSN_SIZE,
+			     sec->name, rel->r_offset, "relocation"))
+			return -1;
+	}
+	return 0;
+}
+
+/* Successors of instruction i: *n of them in next[]; -1 on what cannot be followed. */
+static int successors(struct bk_object *obj, const struct code_scan *c, size_t s, uint64_t i,
+		      const bool *taken, int64_t next[2], int *n)
+{
+	const struct bk_section *sec = &obj->sections[s];
+	struct bk_insn insn = insn_at(c, i);
+	uint64_t at = i * BK_INSN_SIZE;
+
+	*n = 0;
+	if (c->site[i] != NO_SITE) {
+		const struct bk_site *site = &obj->sites[c->site[i]];
+
+		next[(*n)++] = taken[c->site[i]] ? (int64_t)site->target : (int64_t)i + 1;
+		return 0;
+	}
+	if (insn.code == BPF_LD_IMM64_CODE) {
+		size_t nrel;
+		const GElf_Rel *rel = bk_find_rel(sec, at, &nrel);
+
+		if (rel) {
+			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
+
+			if (sym->st_shndx && sym->st_shndx < obj->section_count &&
+			    strcmp(obj->sections[sym->st_shndx].name, ".jumptables") == 0) {
+				bk_error(obj, "section '%s': offset 0x%llx: loads jump table '%s' (gotox): removing dead code from a section with jump tables is not supported",
+					 sec->name, (unsigned long long)at,
+					 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
+				return -1;
+			}
+		}
+		next[(*n)++] = (int64_t)i + 2;
+		return 0;
+	}
+	if (!is_jump_class(insn.code)) {
+		next[(*n)++] = (int64_t)i + 1;
+		return 0;
+	}
+	switch (insn.code & BPF_OP_MASK) {
+	case BPF_OP_JA:
+		if (insn.code & BPF_SRC_X) {
+			bk_error(obj, "section '%s': offset 0x%llx: gotox (indirect jump): removing dead code around it is not supported",
+				 sec->name, (unsigned long long)at);
+			return -1;
+		}
+		next[(*n)++] = jump_target(&insn, i);
+		return 0;
+	case BPF_OP_CALL:
+		next[(*n)++] = (int64_t)i + 1;
+		return 0;
+	case BPF_OP_EXIT:
+		return 0;
+	default: /* conditional jumps, may_goto */
+		next[(*n)++] = (int64_t)i + 1;
+		next[(*n)++] = jump_target(&insn, i);
+		return 0;
+	}
+}
+
+static int mark_reachable(struct bk_object *obj, struct code_scan *c, size_t s, const bool *taken)
+{
+	uint64_t *stack = bk_xcalloc(c->count, sizeof(uint64_t));
+	size_t depth = 0;
+	int err = 0;
+
+	for (uint64_t i = 0; i < c->count; i++)
+		if (c->root[i] && !c->reachable[i]) {
+			c->reachable[i] = true;
+			stack[depth++] = i;
+		}
+	while (depth && !err) {
+		uint64_t i = stack[--depth];
+		int64_t next[2];
+		int n;
+
+		if (successors(obj, c, s, i, taken, next, &n)) {
+			err = -1;
+			break;
+		}
+		for (int k = 0; k < n; k++) {
+			int64_t t = next[k];
+
+			if (t == (int64_t)c->count && (t == (int64_t)i + 1 || t == (int64_t)i + 2))
+				continue; /* falls off the section: the verifier's to reject */
+			if (t < 0 || (uint64_t)t >= c->count || c->second_half[t]) {
+				bk_error(obj, "section '%s': offset 0x%llx: jump to instruction %lld, which is not an instruction start of the section: cannot remove dead code",
+					 obj->sections[s].name, (unsigned long long)i * BK_INSN_SIZE,
+					 (long long)t);
+				err = -1;
+				break;
+			}
+			if (!c->reachable[t]) {
+				c->reachable[t] = true;
+				stack[depth++] = (uint64_t)t;
+			}
+		}
+	}
+	free(stack);
+	return err;
+}
+
+/* Which instructions stay, scanning backwards so a jump knows what follows it. */
+static void choose_kept(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
+			struct bk_code_layout *layout)
+{
+	uint64_t next_kept = c->count; /* first kept instruction after i */
+
+	for (uint64_t k = c->count; k-- > 0;) {
+		struct bk_insn insn = insn_at(c, k);
+		bool keep;
+
+		if (c->second_half[k])
+			keep = k > 0 && c->reachable[k - 1];
+		else if (!c->reachable[k])
+			keep = false;
+		else if (c->site[k] != NO_SITE) {
+			uint64_t target = obj->sites[c->site[k]].target;
+
+			keep = taken[c->site[k]] && !(target > k && next_kept >= target);
+		} else if (is_plain_ja(&insn)) {
+			int64_t target = jump_target(&insn, k);
+
+			keep = !(target > (int64_t)k + 1 && (int64_t)next_kept >= target);
+		} else
+			keep = true;
+		layout->kept[k] = keep;
+		if (keep)
+			next_kept = k;
+	}
+}
+
+uint64_t bk_shrink_byte(const struct bk_shrink *shrink, size_t section, uint64_t offset)
+{
+	const struct bk_code_layout *l = &shrink->layout[section];
+	uint64_t i = offset / BK_INSN_SIZE;
+
+	if (!l->moved)
+		return offset;
+	if (i >= l->count)
+		return l->new_index[l->count] * BK_INSN_SIZE + (offset - l->count * BK_INSN_SIZE);
+	return l->new_index[i] * BK_INSN_SIZE + (l->kept[i] ? offset % BK_INSN_SIZE : 0);
+}
+
+static int64_t new_rel(const struct bk_code_layout *l, uint64_t from, int64_t target)
+{
+	return (int64_t)l->new_index[target] - (int64_t)l->new_index[from] - 1;
+}
+
+/* A relocated call or ld_imm64 into moved code: its in-place addend. */
+static int fix_relocated(struct bk_object *obj, const struct bk_shrink *shrink, size_t s,
+			 uint64_t i, const GElf_Rel *rel, struct bk_insn *insn)
+{
+	const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
+	size_t ts = sym->st_shndx;
+	uint32_t type = (uint32_t)GELF_R_TYPE(rel->r_info);
+
+	if (ts == SHN_UNDEF || ts >= SHN_LORESERVE || ts >= obj->section_count ||
+	    !shrink->layout[ts].moved)
+		return 0;
+	int64_t new_sym = (int64_t)bk_shrink_byte(shrink, ts, sym->st_value);
+
+	if (insn->code == BPF_CALL_CODE && type == BK_R_BPF_64_32) {
+		uint64_t target = sym->st_value / BK_INSN_SIZE + (uint64_t)((int64_t)insn->imm + 1);
+
+		insn->imm = (int32_t)((int64_t)shrink->layout[ts].new_index[target] -
+				      new_sym / BK_INSN_SIZE - 1);
+	} else if (insn->code == BPF_LD_IMM64_CODE && type == BK_R_BPF_64_64) {
+		uint64_t byte = sym->st_value + (uint64_t)(int64_t)insn->imm;
+
+		insn->imm = (int32_t)((int64_t)bk_shrink_byte(shrink, ts, byte) - new_sym);
+	} else {
+		bk_error(obj, "section '%s': offset 0x%llx: relocation of type %u against '%s', in code that lower shrinks: cannot move its target",
+			 obj->sections[s].name, (unsigned long long)i * BK_INSN_SIZE, type,
+			 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
+		return -1;
+	}
+	return 0;
+}
+
+/* The new bytes of code section s. */
+static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const struct code_scan *c,
+		      size_t s)
+{
+	const struct bk_section *sec = &obj->sections[s];
+	struct bk_code_layout *l = &shrink->layout[s];
+	uint8_t *out = bk_xcalloc(l->new_index[c->count] + 1, BK_INSN_SIZE);
+	uint64_t tail = sec->shdr.sh_size % BK_INSN_SIZE;
+
+	l->code = out;
+	for (uint64_t i = 0; i < c->count; i++) {
+		struct bk_insn insn = insn_at(c, i);
+		size_t nrel;
+		const GElf_Rel *rel;
+
+		if (!l->kept[i])
+			continue;
+		if (c->second_half[i]) {
+			/* copied as is (a relocation there into moving code is refused below) */
+		} else if (c->site[i] != NO_SITE) {
+			int64_t rel16 = new_rel(l, i, (int64_t)obj->sites[c->site[i]].target);
+
+			memset(&insn, 0, sizeof(insn));
+			if (rel16 >= INT16_MIN && rel16 <= INT16_MAX) {
+				insn.code = BPF_JA_CODE;
+				insn.off = (int16_t)rel16;
+			} else {
+				insn.code = BPF_GOTOL_CODE;
+				insn.imm = (int32_t)rel16;
+			}
+		} else if (l->moved && is_jump_class(insn.code) &&
+			   (insn.code & BPF_OP_MASK) != BPF_OP_CALL &&
+			   (insn.code & BPF_OP_MASK) != BPF_OP_EXIT) {
+			int64_t r = new_rel(l, i, jump_target(&insn, i));
+
+			if (insn.code == BPF_GOTOL_CODE)
+				insn.imm = (int32_t)r;
+			else
+				insn.off = (int16_t)r;
+		} else if (l->moved && !bk_find_rel(sec, i * BK_INSN_SIZE, &nrel) &&
+			   ((insn.code == BPF_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) ||
+			    (insn.code == BPF_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC))) {
+			insn.imm = (int32_t)new_rel(l, i, (int64_t)i + insn.imm + 1);
+		}
+		rel = bk_find_rel(sec, i * BK_INSN_SIZE, &nrel);
+		for (size_t r = 0; r < nrel; r++)
+			if (fix_relocated(obj, shrink, s, i, &rel[r], &insn))
+				return -1;
+		memcpy(out + l->new_index[i] * BK_INSN_SIZE, &insn, sizeof(insn));
+	}
+	/* bytes past the last whole instruction (none in a valid object) stay */
+	memcpy(out + l->new_index[c->count] * BK_INSN_SIZE, sec->data + c->count * BK_INSN_SIZE, tail);
+	l->size = l->new_index[c->count] * BK_INSN_SIZE + tail;
+	return 0;
+}
+
+static void scan_init(struct bk_object *obj, struct code_scan *c, size_t s)
+{
+	const struct bk_section *sec = &obj->sections[s];
+
+	c->text = sec->data;
+	c->count = sec->shdr.sh_size / BK_INSN_SIZE;
+	c->second_half = bk_xcalloc(c->count, sizeof(bool));
+	c->root = bk_xcalloc(c->count, sizeof(bool));
+	c->reachable = bk_xcalloc(c->count, sizeof(bool));
+	c->site = bk_xcalloc(c->count, sizeof(size_t));
+	for (uint64_t i = 0; i < c->count; i++) {
+		c->site[i] = NO_SITE;
+		c->root[i] = true; /* until a function covers it */
+	}
+	for (uint64_t i = 0; i + 1 < c->count; i++)
+		if (insn_at(c, i).code == BPF_LD_IMM64_CODE)
+			c->second_half[++i] = true;
+	for (size_t f = 0; f < obj->function_count; f++) {
+		const struct bk_function *fn = &obj->functions[f];
+
+		if (fn->section != s)
+			continue;
+		for (uint64_t i = fn->start; i < fn->start + fn->count && i < c->count; i++)
+			c->root[i] = false;
+		if (fn->start < c->count)
+			c->root[fn->start] = true;
+	}
+	for (uint64_t i = 0; i < c->count; i++)
+		if (c->second_half[i])
+			c->root[i] = false;
+}
+
+int bk_shrink_code(struct bk_object *obj, const bool *taken, struct bk_shrink *shrink)
+{
+	struct code_scan *scan = bk_xcalloc(obj->section_count, sizeof(*scan));
+	int err = -1;
+
+	memset(shrink, 0, sizeof(*shrink));
+	shrink->layout = bk_xcalloc(obj->section_count, sizeof(*shrink->layout));
+	shrink->section_count = obj->section_count;
+	for (size_t s = 1; s < obj->section_count; s++)
+		if (obj->sections[s].exec)
+			scan_init(obj, &scan[s], s);
+	for (size_t k = 0; k < obj->site_count; k++) {
+		const struct bk_site *site = &obj->sites[k];
+
+		scan[site->section].site[site->insn] = k;
+		scan[site->section].has_sites = true;
+	}
+	for (size_t s = 1; s < obj->section_count; s++)
+		if (obj->sections[s].exec ? code_roots(obj, scan, s) : data_roots(obj, scan, s))
+			goto out;
+	for (size_t s = 1; s < obj->section_count; s++) {
+		struct code_scan *c = &scan[s];
+		struct bk_code_layout *l = &shrink->layout[s];
+
+		if (!obj->sections[s].exec)
+			continue;
+		l->count = c->count;
+		l->kept = bk_xcalloc(c->count, sizeof(bool));
+		l->new_index = bk_xcalloc(c->count + 1, sizeof(uint64_t));
+		if (c->has_sites) {
+			if (mark_reachable(obj, c, s, taken))
+				goto out;
+			choose_kept(obj, c, taken, l);
+		} else {
+			for (uint64_t i = 0; i < c->count; i++)
+				l->kept[i] = true;
+		}
+		for (uint64_t i = 0; i < c->count; i++) {
+			l->new_index[i + 1] = l->new_index[i] + l->kept[i];
+			l->moved |= !l->kept[i];
+		}
+		shrink->moved |= l->moved;
+	}
+	/* every code section is rewritten once positions moved anywhere: calls cross sections */
+	for (size_t s = 1; s < obj->section_count; s++)
+		if (obj->sections[s].exec && (scan[s].has_sites || shrink->moved) &&
+		    write_code(obj, shrink, &scan[s], s))
+			goto out;
+	err = 0;
+out:
+	for (size_t s = 0; s < obj->section_count; s++) {
+		free(scan[s].second_half);
+		free(scan[s].root);
+		free(scan[s].reachable);
+		free(scan[s].site);
+	}
+	free(scan);
+	return err;
+}
+
+void bk_shrink_free(struct bk_shrink *shrink)
+{
+	for (size_t s = 0; s < shrink->section_count && shrink->layout; s++) {
+		free(shrink->layout[s].kept);
+		free(shrink->layout[s].new_index);
+		free(shrink->layout[s].code);
+	}
+	free(shrink->layout);
+	for (size_t b = 0; b < shrink->buffer_count; b++)
+		free(shrink->buffers[b]);
+	free(shrink->buffers);
+	free(shrink->btf_ext_records);
+	memset(shrink, 0, sizeof(*shrink));
+}

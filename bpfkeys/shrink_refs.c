@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Shrink, outside the code: once shrink.c has deleted instructions, every
+ * other place that names an instruction position follows.
+ *   - symbols in moved code: st_value and st_size (write.c calls back);
+ *   - relocations of code sections: moved with their instruction, dropped
+ *     with a deleted one;
+ *   - .BTF.ext records: insn_off remapped. A func_info or line_info record
+ *     on a deleted instruction moves to the next one kept, where a later
+ *     record (its own) wins: so every kept instruction keeps the source line
+ *     it had, and a function whose first instruction was a deleted site keeps
+ *     its func_info and first line_info (the verifier requires both). CO-RE
+ *     records of deleted instructions are dropped. A group left empty goes, a
+ *     block left empty gets length 0 (libbpf rejects a block with a record
+ *     size and no records); .rel.BTF.ext follows its records;
+ *   - in-place addends of relocations in data sections into moved code;
+ *   - DWARF: its line table and ranges are encoded (not plain relocated
+ *     offsets), so it is dropped when code was deleted, as `strip -g` would;
+ *     BTF line info stays exact and is what the verifier and bpftool show.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfkeys.h"
+
+#define BTF_EXT_SEC ".BTF.ext"
+
+static bool is_debug_section(const struct bk_object *obj, size_t s)
+{
+	return strncmp(obj->sections[s].name, ".debug_", 7) == 0;
+}
+
+bool bk_shrink_relocations_matter(const struct bk_object *obj, size_t s)
+{
+	return s != obj->static_keys_section && s != obj->instances_section &&
+	       !is_debug_section(obj, s) && strcmp(obj->sections[s].name, BTF_EXT_SEC) != 0;
+}
+
+static unsigned addend_width(uint32_t type)
+{
+	switch (type) {
+	case BK_R_BPF_64_ABS64:
+		return 8;
+	case BK_R_BPF_64_ABS32:
+	case BK_R_BPF_64_NODYLD32:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+int bk_shrink_read_addend(const struct bk_object *obj, size_t s, const GElf_Rel *rel, int64_t *addend)
+{
+	const struct bk_section *sec = &obj->sections[s];
+	unsigned width = addend_width((uint32_t)GELF_R_TYPE(rel->r_info));
+
+	if (!width || !sec->data || rel->r_offset > sec->shdr.sh_size - width ||
+	    sec->shdr.sh_size < width) {
+		bk_error(obj, "section '%s': offset 0x%llx: relocation of type %u against '%s' points into code that lower shrinks and cannot be moved",
+			 sec->name, (unsigned long long)rel->r_offset,
+			 (unsigned)GELF_R_TYPE(rel->r_info), obj->symbol_names[GELF_R_SYM(rel->r_info)]);
+		return -1;
+	}
+	if (width == 8) {
+		memcpy(addend, sec->data + rel->r_offset, 8);
+	} else {
+		uint32_t v;
+
+		memcpy(&v, sec->data + rel->r_offset, 4);
+		*addend = v;
+	}
+	return 0;
+}
+
+static bool in_moved_code(const struct bk_object *obj, const struct bk_shrink *shrink, size_t shndx)
+{
+	return shndx != SHN_UNDEF && shndx < SHN_LORESERVE && shndx < obj->section_count &&
+	       obj->sections[shndx].exec && shrink->layout[shndx].moved;
+}
+
+void bk_shrink_remap_symbol(void *ctx, Elf64_Sym *sym)
+{
+	const struct bk_shrink *shrink = ctx;
+	uint64_t start, end;
+
+	if (ELF64_ST_TYPE(sym->st_info) == STT_SECTION || !in_moved_code(shrink->obj, shrink, sym->st_shndx))
+		return;
+	start = bk_shrink_byte(shrink, sym->st_shndx, sym->st_value);
+	end = bk_shrink_byte(shrink, sym->st_shndx, sym->st_value + sym->st_size);
+	sym->st_value = start;
+	sym->st_size = end - start;
+}
+
+static bool remap_btf_ext(const struct bk_shrink *shrink, uint64_t *offset)
+{
+	size_t lo = 0, hi = shrink->btf_ext_record_count;
+
+	while (lo < hi) { /* last record starting at or before *offset */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (shrink->btf_ext_records[mid].old_offset <= *offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false;
+	const struct bk_btf_ext_record *r = &shrink->btf_ext_records[lo - 1];
+
+	if (!r->kept || *offset - r->old_offset >= r->size)
+		return false; /* on a dropped record, or on a header: nothing else is relocated */
+	*offset = r->new_offset + (*offset - r->old_offset);
+	return true;
+}
+
+bool bk_shrink_remap_offset(void *ctx, size_t section, uint64_t *offset)
+{
+	const struct bk_shrink *shrink = ctx;
+	const struct bk_code_layout *l;
+	uint64_t i = *offset / BK_INSN_SIZE;
+
+	if (shrink->btf_ext_section && section == shrink->btf_ext_section)
+		return remap_btf_ext(shrink, offset);
+	if (!in_moved_code(shrink->obj, shrink, section))
+		return true;
+	l = &shrink->layout[section];
+	if (i < l->count && !l->kept[i])
+		return false;
+	*offset = bk_shrink_byte(shrink, section, *offset);
+	return true;
+}
+
+static void *own(struct bk_shrink *shrink, void *buf)
+{
+	shrink->buffers = bk_xrealloc(shrink->buffers, shrink->buffer_count + 1, sizeof(void *));
+	shrink->buffers[shrink->buffer_count++] = buf;
+	return buf;
+}
+
+/* The code section a .BTF.ext group names, as elfobj finds it: the first of that name. */
+static size_t code_section_named(const struct bk_object *obj, const char *name)
+{
+	for (size_t s = 1; s < obj->section_count; s++)
+		if (obj->sections[s].exec && strcmp(obj->sections[s].name, name) == 0)
+			return s;
+	return 0;
+}
+
+static void note_record(struct bk_shrink *shrink, uint64_t old_offset, uint64_t new_offset,
+			uint32_t size, bool kept, size_t *cap)
+{
+	if (shrink->btf_ext_record_count == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		shrink->btf_ext_records = bk_xrealloc(shrink->btf_ext_records, *cap,
+						      sizeof(*shrink->btf_ext_records));
+	}
+	shrink->btf_ext_records[shrink->btf_ext_record_count++] = (struct bk_btf_ext_record){
+		.old_offset = old_offset, .new_offset = new_offset, .size = size, .kept = kept,
+	};
+}
+
+static int cmp_record(const void *a, const void *b)
+{
+	const struct bk_btf_ext_record *x = a, *y = b;
+
+	return x->old_offset < y->old_offset ? -1 : x->old_offset > y->old_offset;
+}
+
+/* .BTF.ext with records on deleted instructions dropped and the others moved. */
+static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, struct bk_edit *edit)
+{
+	size_t ext = bk_find_section(obj, BTF_EXT_SEC), cap = 0;
+	const struct bk_section *sec = &obj->sections[ext];
+	struct elfobj_btf_ext_header hdr = {0};
+	uint32_t *offs[ELFOBJ_BTF_EXT_BLOCKS] = {&hdr.func_info_off, &hdr.line_info_off, &hdr.core_relo_off};
+	uint32_t *lens[ELFOBJ_BTF_EXT_BLOCKS] = {&hdr.func_info_len, &hdr.line_info_len, &hdr.core_relo_len};
+	uint8_t *out;
+	size_t pos;
+
+	if (!ext || !obj->file.has_btf_ext)
+		return 0;
+	memcpy(&hdr, sec->data, sizeof(hdr) < sec->shdr.sh_size ? sizeof(hdr) : sec->shdr.sh_size);
+	if (hdr.hdr_len > sizeof(hdr)) {
+		bk_error(obj, "section '%s': header of %u bytes has fields this tool does not know: cannot move its records",
+			 BTF_EXT_SEC, hdr.hdr_len);
+		return -1;
+	}
+	size_t room = hdr.hdr_len;
+
+	for (int b = 0; b < ELFOBJ_BTF_EXT_BLOCKS; b++)
+		room += 4 + obj->file.btf_ext[b].size;
+	out = own(shrink, bk_xcalloc(room, 1));
+	pos = hdr.hdr_len;
+	for (int b = 0; b < ELFOBJ_BTF_EXT_BLOCKS; b++) {
+		const struct elfobj_btf_ext_block *block = &obj->file.btf_ext[b];
+		size_t start = pos, in = 0;
+		uint64_t in_base = (uint64_t)(block->data ? block->data - sec->data : 0);
+
+		if (b == ELFOBJ_BTF_EXT_CORE_RELO && hdr.hdr_len < sizeof(hdr))
+			break;
+		*offs[b] = (uint32_t)(pos - hdr.hdr_len);
+		*lens[b] = 0;
+		if (!block->data)
+			continue;
+		memcpy(out + pos, &block->record_size, 4);
+		pos += 4;
+		while (in < block->size) { /* groups: name_off, count, records (elfobj checked) */
+			uint32_t name_off, count, kept = 0;
+			size_t group = pos;
+
+			memcpy(&name_off, block->data + in, 4);
+			memcpy(&count, block->data + in + 4, 4);
+			in += 8;
+			pos += 8;
+			size_t s = code_section_named(obj, btf__str_by_offset(obj->btf, name_off));
+			size_t last_note = SIZE_MAX; /* the record written last in this group */
+			uint32_t last_off = 0;
+
+			for (uint32_t r = 0; r < count; r++, in += block->record_size) {
+				uint32_t insn_off;
+				bool moved = in_moved_code(obj, shrink, s), keep = true;
+
+				memcpy(&insn_off, block->data + in, 4);
+				if (moved) {
+					const struct bk_code_layout *l = &shrink->layout[s];
+
+					keep = l->kept[insn_off / BK_INSN_SIZE] ||
+					       (b != ELFOBJ_BTF_EXT_CORE_RELO &&
+						bk_shrink_byte(shrink, s, insn_off) < l->size);
+					insn_off = (uint32_t)bk_shrink_byte(shrink, s, insn_off);
+				}
+				if (keep && kept && insn_off == last_off) {
+					/* two records on one instruction now: the later one is its own */
+					shrink->btf_ext_records[last_note].kept = false;
+					pos -= block->record_size;
+					kept--;
+				}
+				note_record(shrink, in_base + in, pos, block->record_size, keep, &cap);
+				if (!keep)
+					continue;
+				last_note = shrink->btf_ext_record_count - 1;
+				last_off = insn_off;
+				memcpy(out + pos, block->data + in, block->record_size);
+				memcpy(out + pos, &insn_off, 4);
+				pos += block->record_size;
+				kept++;
+			}
+			if (!kept) {
+				pos = group;
+				continue;
+			}
+			memcpy(out + group, &name_off, 4);
+			memcpy(out + group + 4, &kept, 4);
+		}
+		if (pos == start + 4)
+			pos = start; /* no group left: no block */
+		*lens[b] = (uint32_t)(pos - start);
+	}
+	memcpy(out, &hdr, hdr.hdr_len);
+	qsort(shrink->btf_ext_records, shrink->btf_ext_record_count, sizeof(*shrink->btf_ext_records),
+	      cmp_record);
+	edit->section_data[ext] = out;
+	edit->section_size[ext] = pos;
+	shrink->btf_ext_section = ext;
+	return 0;
+}
+
+/* Data sections' relocations into moved code: their in-place addends. */
+static int patch_addends(struct bk_object *obj, struct bk_shrink *shrink, struct bk_edit *edit, size_t s)
+{
+	const struct bk_section *sec = &obj->sections[s];
+	uint8_t *data = NULL;
+
+	for (size_t r = 0; r < sec->rel_count; r++) {
+		const GElf_Rel *rel = &sec->rels[r];
+		const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
+		int64_t addend, fixed;
+
+		if (!in_moved_code(obj, shrink, sym->st_shndx))
+			continue;
+		if (bk_shrink_read_addend(obj, s, rel, &addend))
+			return -1;
+		if (edit->section_data[s] && !data) {
+			bk_error(obj, "section '%s': both edited by lower and relocated against code it shrinks",
+				 sec->name);
+			return -1;
+		}
+		if (!data)
+			data = own(shrink, memcpy(bk_xcalloc(sec->shdr.sh_size, 1), sec->data, sec->shdr.sh_size));
+		fixed = (int64_t)bk_shrink_byte(shrink, sym->st_shndx, sym->st_value + (uint64_t)addend) -
+			(int64_t)bk_shrink_byte(shrink, sym->st_shndx, sym->st_value);
+		if (addend_width((uint32_t)GELF_R_TYPE(rel->r_info)) == 8) {
+			memcpy(data + rel->r_offset, &fixed, 8);
+		} else {
+			uint32_t v = (uint32_t)fixed;
+
+			memcpy(data + rel->r_offset, &v, 4);
+		}
+	}
+	if (data) {
+		edit->section_data[s] = data;
+		edit->section_size[s] = sec->shdr.sh_size;
+	}
+	return 0;
+}
+
+int bk_shrink_apply(struct bk_object *obj, struct bk_shrink *shrink, struct bk_edit *edit)
+{
+	shrink->obj = obj;
+	for (size_t s = 1; s < obj->section_count; s++)
+		if (obj->sections[s].exec && shrink->layout[s].code) {
+			edit->section_data[s] = shrink->layout[s].code;
+			edit->section_size[s] = shrink->layout[s].size;
+		}
+	if (!shrink->moved)
+		return 0;
+	edit->remap_symbol = bk_shrink_remap_symbol;
+	edit->remap_symbol_ctx = shrink;
+	for (size_t s = 1; s < obj->section_count; s++)
+		if (is_debug_section(obj, s))
+			edit->drop_section[s] = true;
+	if (rewrite_btf_ext(obj, shrink, edit))
+		return -1;
+	for (size_t s = 1; s < obj->section_count; s++)
+		if (!obj->sections[s].exec && !edit->drop_section[s] &&
+		    bk_shrink_relocations_matter(obj, s) && patch_addends(obj, shrink, edit, s))
+			return -1;
+	return 0;
+}
