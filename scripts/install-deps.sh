@@ -18,6 +18,8 @@ packages=(
 	libclang-rt-22-dev
 	# scripts/build-llvm.sh applies llvm-bpf-target/patches with patch(1)
 	patch
+	# test/stock: veth pairs in a network namespace (ip link)
+	iproute2
 )
 
 # arm64 (BPFSK_ARCH=arm64; scripts/test.sh asks for it): cross-built
