@@ -73,6 +73,20 @@ int name_map_put(struct name_map *map, uint32_t name_off, int value);
 /* Returns the value or -1. */
 int name_map_get(const struct name_map *map, const char *name);
 
+/*
+ * Map from a name to an index, over strings that outlive it (an input's
+ * section, symbol and BTF names; output section names). Zeroed is empty.
+ */
+struct name_index {
+	struct name_index_slot { const char *name; size_t value; } *slots;
+	size_t slot_count, used;
+};
+void name_index_free(struct name_index *index);
+/* The value of `name`, added as 0 (*added set) if absent; NULL if out of memory. */
+size_t *name_index_slot(struct name_index *index, const char *name, bool *added);
+/* Whether `name` is present; its value in *value. */
+bool name_index_get(const struct name_index *index, const char *name, size_t *value);
+
 /* ---- input objects (read.c) ---- */
 struct input_section {
 	const char *name;
@@ -116,6 +130,11 @@ struct input_object {
 	/* positional array: ELF sections first (slot = ELF index), then ephemeral ones */
 	struct input_section *sections;
 	size_t section_count;
+	struct name_index section_names;	/* name -> first section of that name */
+	/* STT_OBJECT symbols: name -> first of that name, next_object_symbol[] the
+	 * next one (0: none), in symbol order; built by btf.c when first needed */
+	struct name_index object_symbols;
+	size_t *next_object_symbol;
 	/* .static_keys branches as elfobj checked them */
 	struct elfobj_static_branch *static_branches;
 	size_t static_branch_count;
@@ -183,7 +202,8 @@ struct global_symbol {
 
 struct linker {
 	struct output_section *sections;	/* slot 0 unused */
-	size_t section_count;
+	size_t section_count, section_capacity;
+	struct name_index section_names;	/* name -> id */
 	struct output_symbol *symbols;		/* slot 0 is the null symbol */
 	size_t symbol_count, symbol_capacity;
 	struct string_table strtab;		/* symbol and section names */

@@ -339,23 +339,48 @@ static struct global_symbol *find_global(struct linker *linker, const char *name
 	return index < 0 ? NULL : &linker->globals[index];
 }
 
-/* Value of a global variable's symbol: its offset in the input section. */
-static bool find_variable_offset(struct input_object *obj, size_t elf_index, const char *name,
-				 uint32_t *offset)
+/* obj->object_symbols: pushed in reverse, so that each name's chain is in symbol order. */
+static int index_object_symbols(struct input_object *obj)
 {
 	size_t i;
 
-	for (i = 1; i < obj->symbol_count; i++) {
+	obj->next_object_symbol = calloc(obj->symbol_count + 1, sizeof(*obj->next_object_symbol));
+	if (!obj->next_object_symbol)
+		return link_error(obj->path, NULL, "out of memory");
+	for (i = obj->symbol_count; i-- > 1;) {
 		const Elf64_Sym *sym = &obj->symbols[i];
+		size_t *first;
+		bool added;
 
-		if (sym->st_shndx != elf_index || ELF64_ST_TYPE(sym->st_info) != STT_OBJECT)
+		if (ELF64_ST_TYPE(sym->st_info) != STT_OBJECT)
 			continue;
-		if (strcmp(input_symbol_name(obj, sym), name) == 0) {
-			*offset = sym->st_value;
-			return true;
-		}
+		first = name_index_slot(&obj->object_symbols, input_symbol_name(obj, sym), &added);
+		if (!first)
+			return -1;
+		obj->next_object_symbol[i] = added ? 0 : *first;
+		*first = i;
 	}
-	return false;
+	return 0;
+}
+
+/* Value of a global variable's symbol (the first of its name in the section): its offset there. */
+static int find_variable_offset(struct input_object *obj, size_t elf_index, const char *name,
+				uint32_t *offset, bool *found)
+{
+	size_t i;
+
+	*found = false;
+	if (!obj->next_object_symbol && index_object_symbols(obj))
+		return -1;
+	if (!name_index_get(&obj->object_symbols, name, &i))
+		return 0;
+	for (; i; i = obj->next_object_symbol[i])
+		if (obj->symbols[i].st_shndx == elf_index) {
+			*offset = obj->symbols[i].st_value;
+			*found = true;
+			return 0;
+		}
+	return 0;
 }
 
 static int add_datasec_var(struct output_section *dst, uint32_t type, uint32_t offset, uint32_t size)
@@ -419,10 +444,13 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 			if (btf_is_var(t) && btf_var(t)->linkage == BTF_VAR_GLOBAL_ALLOCATED &&
 			    !src->ephemeral) {
 				const struct btf_type *src_t = btf__type_by_id(obj->btf, var->type);
+				bool found;
 
-				if (!find_variable_offset(obj, src->elf_index,
-							  btf__name_by_offset(obj->btf, src_t->name_off),
-							  &offset))
+				if (find_variable_offset(obj, src->elf_index,
+							 btf__name_by_offset(obj->btf, src_t->name_off),
+							 &offset, &found))
+					return -1;
+				if (!found)
 					return link_error(obj->path, src->name,
 							  "variable '%s' has BTF but no symbol", name);
 			}
@@ -435,18 +463,42 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 	return 0;
 }
 
-/* Output symbols that a non-local symbol of the object resolved to. */
-static bool *own_global_symbols(struct linker *linker, const struct input_object *obj)
+/*
+ * The output symbols that a non-local symbol of the object resolved to, sorted
+ * for owns_global(): as many as the object has globals, not as the output has
+ * symbols, so that merging each object's BTF does not grow with the output.
+ */
+struct own_globals {
+	size_t *symbols;
+	size_t count;
+};
+
+static int compare_symbol_indices(const void *a, const void *b)
 {
-	bool *own = calloc(linker->symbol_count + 1, sizeof(*own));
+	const size_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int own_global_symbols(const struct input_object *obj, struct own_globals *own)
+{
 	size_t i;
 
-	if (!own)
-		return NULL;
+	own->count = 0;
+	own->symbols = calloc(obj->symbol_count + 1, sizeof(*own->symbols));
+	if (!own->symbols)
+		return -1;
 	for (i = 1; i < obj->symbol_count; i++)
 		if (ELF64_ST_BIND(obj->symbols[i].st_info) != STB_LOCAL && obj->symbol_map[i])
-			own[obj->symbol_map[i]] = true;
-	return own;
+			own->symbols[own->count++] = obj->symbol_map[i];
+	elfobj_sort(own->symbols, own->count, sizeof(*own->symbols), compare_symbol_indices);
+	return 0;
+}
+
+static bool owns_global(const struct own_globals *own, size_t symbol_index)
+{
+	return bsearch(&symbol_index, own->symbols, own->count, sizeof(*own->symbols),
+		       compare_symbol_indices) != NULL;
 }
 
 static bool object_has_local_function(const struct input_object *obj, const char *name)
@@ -475,7 +527,7 @@ static int remember_pending(struct linker *linker, const struct global_symbol *g
 
 /* Appends the object's types but DATASECs, sharing the VAR/FUNC of globals linked before. */
 static int append_object_types(struct linker *linker, struct input_object *obj,
-			       const bool *own_globals)
+			       const struct own_globals *own_globals)
 {
 	uint32_t id, count = btf__type_cnt(obj->btf);
 
@@ -492,7 +544,7 @@ static int append_object_types(struct linker *linker, struct input_object *obj,
 
 			glob = find_global(linker, name);
 			/* a global of other inputs, not this one's local of that name */
-			if (glob && !own_globals[glob->symbol_index])
+			if (glob && !owns_global(own_globals, glob->symbol_index))
 				glob = NULL;
 			/*
 			 * A global-linkage FUNC whose ELF symbol is local (a
@@ -546,7 +598,7 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 {
 	uint32_t id, count, start_id, out_count;
 	struct remap_ctx remap;
-	bool *own_globals;
+	struct own_globals own_globals;
 	size_t g;
 	int err;
 
@@ -556,13 +608,10 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 	start_id = btf__type_cnt(linker->btf);
 	count = btf__type_cnt(obj->btf);
 	obj->btf_type_map = calloc(count + 1, sizeof(*obj->btf_type_map));
-	own_globals = own_global_symbols(linker, obj);
-	if (!obj->btf_type_map || !own_globals) {
-		free(own_globals);
+	if (!obj->btf_type_map || own_global_symbols(obj, &own_globals))
 		return link_error(obj->path, NULL, "out of memory");
-	}
-	err = append_object_types(linker, obj, own_globals);
-	free(own_globals);
+	err = append_object_types(linker, obj, &own_globals);
+	free(own_globals.symbols);
 	if (err)
 		return err;
 

@@ -13,7 +13,7 @@ int linker_init(struct linker *linker)
 	linker->sections = calloc(1, sizeof(*linker->sections));
 	if (!linker->sections)
 		return link_error(NULL, NULL, "out of memory");
-	linker->section_count = 1;
+	linker->section_count = linker->section_capacity = 1;
 	if (string_table_init(&linker->strtab) ||
 	    name_map_init(&linker->global_names, &linker->strtab) ||
 	    output_symbol_add(linker, &null_symbol))
@@ -42,6 +42,7 @@ void linker_free(struct linker *linker)
 			free(sec->btf_ext[b].records);
 	}
 	free(linker->sections);
+	name_index_free(&linker->section_names);
 	free(linker->symbols);
 	free(linker->globals);
 	free(linker->pending_types);

@@ -13,32 +13,34 @@
 
 struct output_section *output_section_by_name(struct linker *linker, const char *name)
 {
-	size_t i;
+	size_t id;
 
-	for (i = 1; i < linker->section_count; i++)
-		if (strcmp(linker->sections[i].name, name) == 0)
-			return &linker->sections[i];
-	return NULL;
+	return name_index_get(&linker->section_names, name, &id) ? &linker->sections[id] : NULL;
 }
 
+/* A new output section (the name is not one yet). */
 struct output_section *output_section_add(struct linker *linker, const char *name)
 {
 	struct output_section *sec;
-	void *grown = realloc(linker->sections, (linker->section_count + 1) * sizeof(*sec));
+	char *copy = strdup(name);
+	size_t *id;
+	bool added;
 
-	if (!grown) {
+	if (!copy) {
 		link_error(NULL, NULL, "out of memory");
 		return NULL;
 	}
-	linker->sections = grown;
+	if (grow_array((void **)&linker->sections, &linker->section_capacity,
+		       linker->section_count + 1, sizeof(*sec)) ||
+	    !(id = name_index_slot(&linker->section_names, copy, &added))) {
+		free(copy);
+		return NULL;
+	}
 	sec = &linker->sections[linker->section_count];
 	memset(sec, 0, sizeof(*sec));
+	sec->name = copy;
 	sec->id = linker->section_count++;
-	sec->name = strdup(name);
-	if (!sec->name) {
-		link_error(NULL, NULL, "out of memory");
-		return NULL;
-	}
+	*id = sec->id;
 	return sec;
 }
 

@@ -52,21 +52,31 @@ const char *input_symbol_name(const struct input_object *obj, const Elf64_Sym *s
 
 struct input_section *input_section_by_name(struct input_object *obj, const char *name)
 {
-	size_t i;
+	size_t index;
 
-	for (i = 1; i < obj->section_count; i++)
-		if (strcmp(obj->sections[i].name, name) == 0)
-			return &obj->sections[i];
-	return NULL;
+	return name_index_get(&obj->section_names, name, &index) ? &obj->sections[index] : NULL;
 }
 
-static int add_input_section(struct input_object *obj, size_t *capacity)
+/* The first section of a name is the one input_section_by_name() finds. */
+static int index_section_name(struct input_object *obj, size_t index)
+{
+	bool added;
+	size_t *slot = name_index_slot(&obj->section_names, obj->sections[index].name, &added);
+
+	if (!slot)
+		return -1;
+	if (added)
+		*slot = index;
+	return 0;
+}
+
+static int add_input_section(struct input_object *obj, size_t *capacity, const char *name)
 {
 	if (grow_array((void **)&obj->sections, capacity, obj->section_count + 1,
 		       sizeof(*obj->sections)))
 		return -1;
-	obj->section_count++;
-	return 0;
+	obj->sections[obj->section_count].name = name;
+	return index_section_name(obj, obj->section_count++);
 }
 
 /*
@@ -93,10 +103,9 @@ static int add_ephemeral_sections(struct input_object *obj, size_t *capacity)
 		if (!sec) {
 			if (strcmp(name, BTF_EXTERN_DATASEC) == 0)
 				continue;
-			if (add_input_section(obj, capacity))
+			if (add_input_section(obj, capacity, name))
 				return -1;
 			sec = &obj->sections[obj->section_count - 1];
-			sec->name = name;
 			sec->ephemeral = true;
 		}
 		sec->datasec_type_id = id;
@@ -117,6 +126,8 @@ static int read_sections(struct input_object *obj)
 
 		sec->elf_index = i;
 		sec->name = obj->file.sections[i].name;
+		if (index_section_name(obj, i))
+			return -1;
 		sec->scn = elf_getscn(obj->elf, i);
 		sec->shdr = sec->scn ? elf64_getshdr(sec->scn) : NULL;
 		sec->data = sec->shdr ? elf_getdata(sec->scn, NULL) : NULL;
@@ -189,6 +200,9 @@ int input_object_open(struct input_object *obj, const char *path)
 void input_object_close(struct input_object *obj)
 {
 	free(obj->sections);
+	name_index_free(&obj->section_names);
+	name_index_free(&obj->object_symbols);
+	free(obj->next_object_symbol);
 	free(obj->static_branches);
 	free(obj->symbol_map);
 	free(obj->btf_type_map);

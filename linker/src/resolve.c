@@ -26,25 +26,58 @@ static bool btf_is_non_static(const struct btf_type *t)
 	       (btf_is_func(t) && btf_vlen(t) != BTF_FUNC_STATIC);
 }
 
-/* Finds the VAR/FUNC describing a global symbol and the DATASEC holding it. */
-static int find_global_symbol_btf(struct input_object *obj, const char *sym_name,
-				  uint32_t *datasec_id, uint32_t *btf_id)
-{
-	uint32_t id, count, loose_id = 0;
+/*
+ * The VAR/FUNC describing a global symbol and the DATASEC holding it: the
+ * first DATASEC variable of its name (in type id order), else the last
+ * VAR/FUNC of its name in no DATASEC (extern and global FUNCs, some VARs).
+ * A VAR/FUNC of the name before that variable must be that variable's type.
+ * Found for every name in one pass over the object's types, not one per symbol.
+ */
+struct global_btf {
+	uint32_t loose_id;	/* last non-static VAR/FUNC of the name so far */
+	uint32_t datasec_id, btf_id;	/* its first DATASEC variable */
+	uint32_t ambiguous_id;	/* that variable's type, when loose_id differs */
+	bool in_datasec;
+};
 
-	*datasec_id = *btf_id = 0;
-	if (!obj->btf)
-		return 0;
-	count = btf__type_cnt(obj->btf);
+struct global_btf_table {
+	struct name_index names;	/* name -> entry */
+	struct global_btf *entries;
+	size_t count, capacity;
+};
+
+static struct global_btf *global_btf_entry(struct global_btf_table *table, const char *name)
+{
+	bool added;
+	size_t *index = name_index_slot(&table->names, name, &added);
+
+	if (!index)
+		return NULL;
+	if (added) {
+		if (grow_array((void **)&table->entries, &table->capacity, table->count + 1,
+			       sizeof(*table->entries)))
+			return NULL;
+		*index = table->count++;
+	}
+	return &table->entries[*index];
+}
+
+static int build_global_btf_table(struct input_object *obj, struct global_btf_table *table)
+{
+	uint32_t id, count = obj->btf ? btf__type_cnt(obj->btf) : 0;
+
 	for (id = 1; id < count; id++) {
 		const struct btf_type *t = btf__type_by_id(obj->btf, id);
 		const struct btf_var_secinfo *var;
+		struct global_btf *entry;
 		int i, n;
 
-		/* extern/global FUNCs and some VARs are in no DATASEC */
 		if (btf_is_non_static(t)) {
-			if (strcmp(btf__name_by_offset(obj->btf, t->name_off), sym_name) == 0)
-				loose_id = id;
+			entry = global_btf_entry(table, btf__name_by_offset(obj->btf, t->name_off));
+			if (!entry)
+				return -1;
+			if (!entry->in_datasec)
+				entry->loose_id = id;
 			continue;
 		}
 		if (!btf_is_datasec(t))
@@ -53,20 +86,51 @@ static int find_global_symbol_btf(struct input_object *obj, const char *sym_name
 		for (i = 0, n = btf_vlen(t); i < n; i++, var++) {
 			const struct btf_type *vt = btf__type_by_id(obj->btf, var->type);
 
-			if (strcmp(btf__name_by_offset(obj->btf, vt->name_off), sym_name))
-				continue;
 			if (!btf_is_non_static(vt))
 				continue;
-			if (loose_id && loose_id != var->type)
-				return link_error(obj->path, NULL,
-						  "symbol '%s': BTF is ambiguous: types #%u and #%u match",
-						  sym_name, loose_id, var->type);
-			*datasec_id = id;
-			*btf_id = var->type;
-			return 0;
+			entry = global_btf_entry(table, btf__name_by_offset(obj->btf, vt->name_off));
+			if (!entry)
+				return -1;
+			if (entry->in_datasec)
+				continue;
+			entry->in_datasec = true;
+			if (entry->loose_id && entry->loose_id != var->type) {
+				entry->ambiguous_id = var->type;
+				continue;
+			}
+			entry->datasec_id = id;
+			entry->btf_id = var->type;
 		}
 	}
-	*btf_id = loose_id;
+	return 0;
+}
+
+static void global_btf_table_free(struct global_btf_table *table)
+{
+	name_index_free(&table->names);
+	free(table->entries);
+}
+
+static int find_global_symbol_btf(struct input_object *obj, const struct global_btf_table *table,
+				  const char *sym_name, uint32_t *datasec_id, uint32_t *btf_id)
+{
+	const struct global_btf *entry;
+	size_t index;
+
+	*datasec_id = *btf_id = 0;
+	if (!name_index_get(&table->names, sym_name, &index))
+		return 0;
+	entry = &table->entries[index];
+	if (entry->ambiguous_id)
+		return link_error(obj->path, NULL,
+				  "symbol '%s': BTF is ambiguous: types #%u and #%u match",
+				  sym_name, entry->loose_id, entry->ambiguous_id);
+	if (entry->in_datasec) {
+		*datasec_id = entry->datasec_id;
+		*btf_id = entry->btf_id;
+	} else {
+		*btf_id = entry->loose_id;
+	}
 	return 0;
 }
 
@@ -130,7 +194,8 @@ static void set_bind(Elf64_Sym *sym, int bind)
 	sym->st_info = ELF64_ST_INFO(bind, ELF64_ST_TYPE(sym->st_info));
 }
 
-static int append_symbol(struct linker *linker, struct input_object *obj, size_t index)
+static int append_symbol(struct linker *linker, struct input_object *obj,
+			 const struct global_btf_table *global_btf, size_t index)
 {
 	Elf64_Sym sym = obj->symbols[index];
 	const char *name = input_symbol_name(obj, &sym);
@@ -174,7 +239,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj, size_t
 	if (bind == STB_LOCAL)
 		goto add_symbol;
 
-	if (find_global_symbol_btf(obj, name, &datasec_id, &btf_id))
+	if (find_global_symbol_btf(obj, global_btf, name, &datasec_id, &btf_id))
 		return -1;
 	if (obj->btf && !btf_id)
 		return link_error(obj->path, src_sec ? src_sec->name : NULL,
@@ -281,15 +346,18 @@ add_symbol:
 
 int resolve_symbols(struct linker *linker, struct input_object *obj)
 {
+	struct global_btf_table global_btf = { 0 };
+	int err = 0;
 	size_t i;
 
 	obj->symbol_map = calloc(obj->symbol_count + 1, sizeof(*obj->symbol_map));
 	if (!obj->symbol_map)
 		return link_error(obj->path, NULL, "out of memory");
-	for (i = 1; i < obj->symbol_count; i++)
-		if (append_symbol(linker, obj, i))
-			return -1;
-	return 0;
+	err = build_global_btf_table(obj, &global_btf);
+	for (i = 1; !err && i < obj->symbol_count; i++)
+		err = append_symbol(linker, obj, &global_btf, i);
+	global_btf_table_free(&global_btf);
+	return err ? -1 : 0;
 }
 
 struct global_symbol *global_symbol_by_index(struct linker *linker, size_t symbol_index)

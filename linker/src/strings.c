@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * ELF string table with deduplication, and a name -> int map over it.
- * Both are hash tables so that linking N objects stays linear in N
- * (libbpf's linker scans all global symbols for every new one).
+ * ELF string table with deduplication, a name -> int map over it, and a
+ * name -> index map over strings kept elsewhere (section names, an input's
+ * symbol and BTF names). All are hash tables so that linking N objects stays
+ * linear in N (libbpf's linker scans all global symbols for every new one).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -169,4 +170,74 @@ int name_map_get(const struct name_map *map, const char *name)
 		pos = (pos + 1) & (map->slot_count - 1);
 	}
 	return -1;
+}
+
+void name_index_free(struct name_index *index)
+{
+	free(index->slots);
+	memset(index, 0, sizeof(*index));
+}
+
+static int name_index_rehash(struct name_index *index)
+{
+	size_t count = index->slot_count ? index->slot_count * 2 : 64, i;
+	struct name_index_slot *slots = calloc(count, sizeof(*slots));
+
+	if (!slots)
+		return link_error(NULL, NULL, "out of memory");
+	for (i = 0; i < index->slot_count; i++) {
+		size_t pos;
+
+		if (!index->slots[i].name)
+			continue;
+		pos = hash_name(index->slots[i].name) & (count - 1);
+		while (slots[pos].name)
+			pos = (pos + 1) & (count - 1);
+		slots[pos] = index->slots[i];
+	}
+	free(index->slots);
+	index->slots = slots;
+	index->slot_count = count;
+	return 0;
+}
+
+static struct name_index_slot *name_index_find(const struct name_index *index, const char *name)
+{
+	size_t pos;
+
+	if (!index->slot_count)
+		return NULL;
+	pos = hash_name(name) & (index->slot_count - 1);
+	while (index->slots[pos].name) {
+		if (strcmp(index->slots[pos].name, name) == 0)
+			return &index->slots[pos];
+		pos = (pos + 1) & (index->slot_count - 1);
+	}
+	return &index->slots[pos];
+}
+
+size_t *name_index_slot(struct name_index *index, const char *name, bool *added)
+{
+	struct name_index_slot *slot;
+
+	if (2 * (index->used + 1) > index->slot_count && name_index_rehash(index))
+		return NULL;
+	slot = name_index_find(index, name);
+	*added = !slot->name;
+	if (*added) {
+		slot->name = name;
+		slot->value = 0;
+		index->used++;
+	}
+	return &slot->value;
+}
+
+bool name_index_get(const struct name_index *index, const char *name, size_t *value)
+{
+	const struct name_index_slot *slot = name_index_find(index, name);
+
+	if (!slot || !slot->name)
+		return false;
+	*value = slot->value;
+	return true;
 }
