@@ -208,8 +208,9 @@ int bk_write_resolved(struct bk_object *obj, const char *out_path, int out_fd);
 struct bk_code_layout {
 	uint64_t count;        /* instructions of the input section */
 	bool *kept;            /* [count] */
-	uint64_t *new_index;   /* [count + 1]: output index of i, or of the first kept one after i */
-	bool moved;            /* an instruction was deleted */
+	uint64_t *order;       /* [count]: input indices in output order (deleted ones too) */
+	uint64_t *new_index;   /* [count + 1]: output index of i, or of the next kept one in order */
+	bool moved;            /* an instruction was deleted or moved */
 	uint8_t *code;         /* output bytes, NULL if the section is unchanged */
 	size_t size;
 };

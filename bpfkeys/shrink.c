@@ -26,59 +26,8 @@
 #include <string.h>
 
 #include "bpfkeys.h"
+#include "shrink.h"
 
-#define BPF_CLASS_MASK 0x07
-#define BPF_CLASS_JMP 0x05
-#define BPF_CLASS_JMP32 0x06
-#define BPF_OP_MASK 0xf0
-#define BPF_OP_JA 0x00
-#define BPF_OP_CALL 0x80
-#define BPF_OP_EXIT 0x90
-#define BPF_SRC_X 0x08
-#define BPF_JA_CODE 0x05
-#define BPF_GOTOL_CODE 0x06
-#define BPF_CALL_CODE 0x85
-#define BPF_LD_IMM64_CODE 0x18
-#define BPF_PSEUDO_CALL 1
-#define BPF_PSEUDO_FUNC 4
-#define NO_SITE SIZE_MAX
-
-/* Working state of one code section. */
-struct code_scan {
-	const uint8_t *text;
-	uint64_t count;
-	bool has_sites;
-	bool *second_half;   /* [count]: second slot of an ld_imm64 */
-	bool *root;          /* [count] */
-	bool *reachable;     /* [count] */
-	size_t *site;        /* [count]: index in obj->sites, or NO_SITE */
-};
-
-static struct bk_insn insn_at(const struct code_scan *c, uint64_t i)
-{
-	struct bk_insn insn;
-
-	memcpy(&insn, c->text + i * BK_INSN_SIZE, sizeof(insn));
-	return insn;
-}
-
-static bool is_jump_class(uint8_t code)
-{
-	return (code & BPF_CLASS_MASK) == BPF_CLASS_JMP || (code & BPF_CLASS_MASK) == BPF_CLASS_JMP32;
-}
-
-/* Target of a jump at i (any of ja, gotol, conditional), as an index. */
-static int64_t jump_target(const struct bk_insn *insn, uint64_t i)
-{
-	if (insn->code == BPF_GOTOL_CODE)
-		return (int64_t)i + insn->imm + 1;
-	return (int64_t)i + insn->off + 1;
-}
-
-static bool is_plain_ja(const struct bk_insn *insn)
-{
-	return (insn->code == BPF_JA_CODE || insn->code == BPF_GOTOL_CODE) && !bk_insn_src(insn);
-}
 
 /* A code symbol's section if it may move (has sites), else 0. */
 static size_t moving_section(const struct bk_object *obj, const struct code_scan *scan,
@@ -275,13 +224,18 @@ static int mark_reachable(struct bk_object *obj, struct code_scan *c, size_t s, 
 	return err;
 }
 
-/* Which instructions stay, scanning backwards so a jump knows what follows it. */
+/*
+ * Which instructions stay, scanning the new order backwards so a jump knows
+ * what follows it: a jump (site or plain ja) whose target is the next kept
+ * instruction in that order goes; so do unreachable and not-taken ones.
+ */
 static void choose_kept(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
-			struct bk_code_layout *layout)
+			const uint64_t *order, const uint64_t *pos, bool *kept)
 {
-	uint64_t next_kept = c->count; /* first kept instruction after i */
+	uint64_t next_kept = c->count; /* order position of the first kept one after q */
 
-	for (uint64_t k = c->count; k-- > 0;) {
+	for (uint64_t q = c->count; q-- > 0;) {
+		uint64_t k = order[q];
 		struct bk_insn insn = insn_at(c, k);
 		bool keep;
 
@@ -290,19 +244,73 @@ static void choose_kept(const struct bk_object *obj, const struct code_scan *c, 
 		else if (!c->reachable[k])
 			keep = false;
 		else if (c->site[k] != NO_SITE) {
-			uint64_t target = obj->sites[c->site[k]].target;
+			uint64_t target = pos[obj->sites[c->site[k]].target];
 
-			keep = taken[c->site[k]] && !(target > k && next_kept >= target);
+			keep = taken[c->site[k]] && !(target > q && next_kept >= target);
 		} else if (is_plain_ja(&insn)) {
-			int64_t target = jump_target(&insn, k);
+			uint64_t target = pos[jump_target(&insn, k)];
 
-			keep = !(target > (int64_t)k + 1 && (int64_t)next_kept >= target);
+			keep = !(target > q && next_kept >= target);
 		} else
 			keep = true;
-		layout->kept[k] = keep;
+		kept[k] = keep;
 		if (keep)
-			next_kept = k;
+			next_kept = q;
 	}
+}
+
+/* New indices from the order: a deleted instruction gets the next kept one's. */
+static void number(struct bk_code_layout *l)
+{
+	uint64_t n = 0;
+
+	for (uint64_t q = 0; q < l->count; q++) {
+		l->new_index[l->order[q]] = n;
+		n += l->kept[l->order[q]];
+		l->moved |= !l->kept[l->order[q]] || l->order[q] != q;
+	}
+	l->new_index[l->count] = n;
+}
+
+/* Do the 16-bit jumps still reach (placement can lengthen a jump)? */
+static bool offsets_fit(const struct bk_object *obj, const struct code_scan *c,
+			const struct bk_code_layout *l)
+{
+	(void)obj;
+	for (uint64_t k = 0; k < c->count; k++) {
+		struct bk_insn insn = insn_at(c, k);
+		int64_t rel;
+
+		if (!l->kept[k] || c->second_half[k] || c->site[k] != NO_SITE ||
+		    !is_jump_class(insn.code) || insn.code == BPF_GOTOL_CODE ||
+		    (insn.code & BPF_OP_MASK) == BPF_OP_CALL || (insn.code & BPF_OP_MASK) == BPF_OP_EXIT)
+			continue;
+		rel = (int64_t)l->new_index[jump_target(&insn, k)] - (int64_t)l->new_index[k] - 1;
+		if (rel < INT16_MIN || rel > INT16_MAX)
+			return false;
+	}
+	return true;
+}
+
+/* Kept instructions and their order and indices; blocks placed if allowed. */
+static void lay_out(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
+		    struct bk_code_layout *l, bool place)
+{
+	uint64_t *pos = bk_xcalloc(c->count + 1, sizeof(uint64_t));
+
+	for (uint64_t i = 0; i <= c->count; i++)
+		pos[i] = i;
+	for (uint64_t i = 0; i < c->count; i++)
+		l->order[i] = i;
+	l->moved = false;
+	choose_kept(obj, c, taken, l->order, pos, l->kept);
+	if (place && bk_place_blocks(obj, c, taken, l->kept, l->order)) {
+		for (uint64_t q = 0; q < c->count; q++)
+			pos[l->order[q]] = q;
+		choose_kept(obj, c, taken, l->order, pos, l->kept);
+	}
+	number(l);
+	free(pos);
 }
 
 uint64_t bk_shrink_byte(const struct bk_shrink *shrink, size_t section, uint64_t offset)
@@ -470,17 +478,19 @@ int bk_shrink_code(struct bk_object *obj, const bool *taken, struct bk_shrink *s
 		l->count = c->count;
 		l->kept = bk_xcalloc(c->count, sizeof(bool));
 		l->new_index = bk_xcalloc(c->count + 1, sizeof(uint64_t));
+		l->order = bk_xcalloc(c->count, sizeof(uint64_t));
 		if (c->has_sites) {
 			if (mark_reachable(obj, c, s, taken))
 				goto out;
-			choose_kept(obj, c, taken, l);
+			lay_out(obj, c, taken, l, true);
+			if (!offsets_fit(obj, c, l))
+				lay_out(obj, c, taken, l, false);
 		} else {
-			for (uint64_t i = 0; i < c->count; i++)
+			for (uint64_t i = 0; i < c->count; i++) {
 				l->kept[i] = true;
-		}
-		for (uint64_t i = 0; i < c->count; i++) {
-			l->new_index[i + 1] = l->new_index[i] + l->kept[i];
-			l->moved |= !l->kept[i];
+				l->order[i] = i;
+			}
+			number(l);
 		}
 		shrink->moved |= l->moved;
 	}
@@ -506,6 +516,7 @@ void bk_shrink_free(struct bk_shrink *shrink)
 	for (size_t s = 0; s < shrink->section_count && shrink->layout; s++) {
 		free(shrink->layout[s].kept);
 		free(shrink->layout[s].new_index);
+		free(shrink->layout[s].order);
 		free(shrink->layout[s].code);
 	}
 	free(shrink->layout);

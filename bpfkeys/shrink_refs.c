@@ -5,14 +5,14 @@
  *   - symbols in moved code: st_value and st_size (write.c calls back);
  *   - relocations of code sections: moved with their instruction, dropped
  *     with a deleted one;
- *   - .BTF.ext records: insn_off remapped. A func_info or line_info record
- *     on a deleted instruction moves to the next one kept, where a later
- *     record (its own) wins: so every kept instruction keeps the source line
- *     it had, and a function whose first instruction was a deleted site keeps
- *     its func_info and first line_info (the verifier requires both). CO-RE
- *     records of deleted instructions are dropped. A group left empty goes, a
- *     block left empty gets length 0 (libbpf rejects a block with a record
- *     size and no records); .rel.BTF.ext follows its records;
+ *   - .BTF.ext: line info is re-derived so every kept instruction keeps the
+ *     source line it had (lines_of_moved); a func_info record of a deleted
+ *     instruction (a function starting with a deleted site) moves to the next
+ *     one kept, as the verifier requires one at each function start; CO-RE
+ *     records of deleted instructions are dropped; records sorted by their
+ *     new offsets. A group left empty goes, a block left empty gets length 0
+ *     (libbpf rejects a block with a record size and no records);
+ *     .rel.BTF.ext follows its records;
  *   - in-place addends of relocations in data sections into moved code;
  *   - DWARF: its line table and ranges are encoded (not plain relocated
  *     offsets), so it is dropped when code was deleted, as `strip -g` would;
@@ -88,7 +88,8 @@ void bk_shrink_remap_symbol(void *ctx, Elf64_Sym *sym)
 	start = bk_shrink_byte(shrink, sym->st_shndx, sym->st_value);
 	end = bk_shrink_byte(shrink, sym->st_shndx, sym->st_value + sym->st_size);
 	sym->st_value = start;
-	sym->st_size = end - start;
+	/* functions keep their order; a sized label inside a moved block cannot */
+	sym->st_size = end > start ? end - start : 0;
 }
 
 static bool remap_btf_ext(const struct bk_shrink *shrink, uint64_t *offset)
@@ -166,7 +167,126 @@ static int cmp_record(const void *a, const void *b)
 	return x->old_offset < y->old_offset ? -1 : x->old_offset > y->old_offset;
 }
 
-/* .BTF.ext with records on deleted instructions dropped and the others moved. */
+/* The .BTF.ext being written: a growing buffer (line info can gain records). */
+struct ext_out {
+	uint8_t *data;
+	size_t size, cap, note_cap;
+};
+
+static uint8_t *ext_room(struct ext_out *o, size_t n)
+{
+	if (o->size + n > o->cap) {
+		o->cap = 2 * (o->size + n);
+		o->data = bk_xrealloc(o->data, o->cap, 1);
+	}
+	o->size += n;
+	return o->data + o->size - n;
+}
+
+/* One input record of a group and where its instruction goes. */
+struct ext_record {
+	const uint8_t *data;
+	uint64_t old_offset;   /* in the input .BTF.ext */
+	uint32_t insn_off, new_off;
+	uint32_t seq;
+	bool kept;
+};
+
+static int cmp_by_insn(const void *a, const void *b)
+{
+	const struct ext_record *x = a, *y = b;
+
+	if (x->insn_off != y->insn_off)
+		return x->insn_off < y->insn_off ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_by_new(const void *a, const void *b)
+{
+	const struct ext_record *x = a, *y = b;
+
+	if (x->new_off != y->new_off)
+		return x->new_off < y->new_off ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static uint32_t emit(struct ext_out *o, const struct ext_record *r, uint32_t size, uint32_t insn_off)
+{
+	uint8_t *at = ext_room(o, size);
+
+	memcpy(at, r->data, size);
+	memcpy(at, &insn_off, 4);
+	return (uint32_t)(at - o->data);
+}
+
+/*
+ * Line info of moved code: each kept instruction keeps the record in effect
+ * for it in the input (the last one at or before it), and a record is
+ * written wherever that changes along the new order. A record on a deleted
+ * instruction thus moves to the next one kept unless that has its own, a
+ * function keeps a record at its (possibly new) first instruction, and a
+ * moved block starts with the line it had.
+ */
+static uint32_t lines_of_moved(struct ext_out *o, const struct bk_code_layout *l,
+			       struct ext_record *recs, uint32_t count, uint32_t size)
+{
+	size_t *in_effect = bk_xcalloc(l->count, sizeof(size_t));
+	size_t prev = SIZE_MAX, r = 0;
+	uint32_t written = 0;
+
+	qsort(recs, count, sizeof(*recs), cmp_by_insn);
+	for (uint64_t k = 0; k < l->count; k++) {
+		while (r < count && recs[r].insn_off / BK_INSN_SIZE <= k)
+			r++;
+		in_effect[k] = r ? r - 1 : SIZE_MAX;
+	}
+	for (uint64_t q = 0; q < l->count; q++) {
+		uint64_t k = l->order[q];
+
+		if (!l->kept[k] || in_effect[k] == SIZE_MAX || in_effect[k] == prev)
+			continue;
+		prev = in_effect[k];
+		struct ext_record *rec = &recs[prev];
+		uint32_t at = emit(o, rec, size, (uint32_t)(l->new_index[k] * BK_INSN_SIZE));
+
+		if (!rec->kept) { /* .rel.BTF.ext follows the first copy */
+			rec->kept = true;
+			rec->new_off = at;
+		}
+		written++;
+	}
+	free(in_effect);
+	return written;
+}
+
+/* func_info and CO-RE records of moved code: moved (CO-RE of a deleted instruction dropped). */
+static uint32_t records_of_moved(struct ext_out *o, const struct bk_shrink *shrink, size_t s, int block,
+				 struct ext_record *recs, uint32_t count, uint32_t size)
+{
+	const struct bk_code_layout *l = &shrink->layout[s];
+	uint32_t written = 0;
+
+	for (uint32_t r = 0; r < count; r++) {
+		bool kept = l->kept[recs[r].insn_off / BK_INSN_SIZE];
+
+		recs[r].new_off = (uint32_t)bk_shrink_byte(shrink, s, recs[r].insn_off);
+		recs[r].kept = block == ELFOBJ_BTF_EXT_FUNC_INFO ? recs[r].new_off < l->size : kept;
+	}
+	qsort(recs, count, sizeof(*recs), cmp_by_new);
+	for (uint32_t r = 0; r < count; r++) {
+		/* two func_info on one instruction now: the later one is its own */
+		if (!recs[r].kept || (block == ELFOBJ_BTF_EXT_FUNC_INFO && r + 1 < count &&
+				      recs[r + 1].kept && recs[r + 1].new_off == recs[r].new_off)) {
+			recs[r].kept = false;
+			continue;
+		}
+		recs[r].new_off = emit(o, &recs[r], size, recs[r].new_off);
+		written++;
+	}
+	return written;
+}
+
+/* .BTF.ext with the records of moved code moved, dropped or re-derived. */
 static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, struct bk_edit *edit)
 {
 	size_t ext = bk_find_section(obj, BTF_EXT_SEC), cap = 0;
@@ -174,8 +294,7 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 	struct elfobj_btf_ext_header hdr = {0};
 	uint32_t *offs[ELFOBJ_BTF_EXT_BLOCKS] = {&hdr.func_info_off, &hdr.line_info_off, &hdr.core_relo_off};
 	uint32_t *lens[ELFOBJ_BTF_EXT_BLOCKS] = {&hdr.func_info_len, &hdr.line_info_len, &hdr.core_relo_len};
-	uint8_t *out;
-	size_t pos;
+	struct ext_out o = {0};
 
 	if (!ext || !obj->file.has_btf_ext)
 		return 0;
@@ -185,82 +304,68 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 			 BTF_EXT_SEC, hdr.hdr_len);
 		return -1;
 	}
-	size_t room = hdr.hdr_len;
-
-	for (int b = 0; b < ELFOBJ_BTF_EXT_BLOCKS; b++)
-		room += 4 + obj->file.btf_ext[b].size;
-	out = own(shrink, bk_xcalloc(room, 1));
-	pos = hdr.hdr_len;
+	ext_room(&o, hdr.hdr_len);
 	for (int b = 0; b < ELFOBJ_BTF_EXT_BLOCKS; b++) {
 		const struct elfobj_btf_ext_block *block = &obj->file.btf_ext[b];
-		size_t start = pos, in = 0;
+		size_t start = o.size, in = 0;
 		uint64_t in_base = (uint64_t)(block->data ? block->data - sec->data : 0);
 
 		if (b == ELFOBJ_BTF_EXT_CORE_RELO && hdr.hdr_len < sizeof(hdr))
 			break;
-		*offs[b] = (uint32_t)(pos - hdr.hdr_len);
+		*offs[b] = (uint32_t)(o.size - hdr.hdr_len);
 		*lens[b] = 0;
 		if (!block->data)
 			continue;
-		memcpy(out + pos, &block->record_size, 4);
-		pos += 4;
+		memcpy(ext_room(&o, 4), &block->record_size, 4);
 		while (in < block->size) { /* groups: name_off, count, records (elfobj checked) */
-			uint32_t name_off, count, kept = 0;
-			size_t group = pos;
+			uint32_t name_off, count, written = 0;
+			size_t group = o.size;
 
 			memcpy(&name_off, block->data + in, 4);
 			memcpy(&count, block->data + in + 4, 4);
 			in += 8;
-			pos += 8;
+			ext_room(&o, 8);
 			size_t s = code_section_named(obj, btf__str_by_offset(obj->btf, name_off));
-			size_t last_note = SIZE_MAX; /* the record written last in this group */
-			uint32_t last_off = 0;
+			struct ext_record *recs = bk_xcalloc(count, sizeof(*recs));
 
 			for (uint32_t r = 0; r < count; r++, in += block->record_size) {
-				uint32_t insn_off;
-				bool moved = in_moved_code(obj, shrink, s), keep = true;
-
-				memcpy(&insn_off, block->data + in, 4);
-				if (moved) {
-					const struct bk_code_layout *l = &shrink->layout[s];
-
-					keep = l->kept[insn_off / BK_INSN_SIZE] ||
-					       (b != ELFOBJ_BTF_EXT_CORE_RELO &&
-						bk_shrink_byte(shrink, s, insn_off) < l->size);
-					insn_off = (uint32_t)bk_shrink_byte(shrink, s, insn_off);
-				}
-				if (keep && kept && insn_off == last_off) {
-					/* two records on one instruction now: the later one is its own */
-					shrink->btf_ext_records[last_note].kept = false;
-					pos -= block->record_size;
-					kept--;
-				}
-				note_record(shrink, in_base + in, pos, block->record_size, keep, &cap);
-				if (!keep)
-					continue;
-				last_note = shrink->btf_ext_record_count - 1;
-				last_off = insn_off;
-				memcpy(out + pos, block->data + in, block->record_size);
-				memcpy(out + pos, &insn_off, 4);
-				pos += block->record_size;
-				kept++;
+				recs[r].data = block->data + in;
+				recs[r].old_offset = in_base + in;
+				recs[r].seq = r;
+				memcpy(&recs[r].insn_off, block->data + in, 4);
 			}
-			if (!kept) {
-				pos = group;
+			if (!in_moved_code(obj, shrink, s)) {
+				for (uint32_t r = 0; r < count; r++) {
+					recs[r].kept = true;
+					recs[r].new_off = emit(&o, &recs[r], block->record_size, recs[r].insn_off);
+				}
+				written = count;
+			} else if (b == ELFOBJ_BTF_EXT_LINE_INFO) {
+				written = lines_of_moved(&o, &shrink->layout[s], recs, count, block->record_size);
+			} else {
+				written = records_of_moved(&o, shrink, s, b, recs, count, block->record_size);
+			}
+			for (uint32_t r = 0; r < count; r++)
+				note_record(shrink, recs[r].old_offset, recs[r].new_off, block->record_size,
+					    recs[r].kept, &cap);
+			free(recs);
+			if (!written) {
+				o.size = group;
 				continue;
 			}
-			memcpy(out + group, &name_off, 4);
-			memcpy(out + group + 4, &kept, 4);
+			memcpy(o.data + group, &name_off, 4);
+			memcpy(o.data + group + 4, &written, 4);
 		}
-		if (pos == start + 4)
-			pos = start; /* no group left: no block */
-		*lens[b] = (uint32_t)(pos - start);
+		if (o.size == start + 4)
+			o.size = start; /* no group left: no block */
+		*lens[b] = (uint32_t)(o.size - start);
 	}
-	memcpy(out, &hdr, hdr.hdr_len);
+	memcpy(o.data, &hdr, hdr.hdr_len);
 	qsort(shrink->btf_ext_records, shrink->btf_ext_record_count, sizeof(*shrink->btf_ext_records),
 	      cmp_record);
-	edit->section_data[ext] = out;
-	edit->section_size[ext] = pos;
+	own(shrink, o.data);
+	edit->section_data[ext] = o.data;
+	edit->section_size[ext] = o.size;
 	shrink->btf_ext_section = ext;
 	return 0;
 }

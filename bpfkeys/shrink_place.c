@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Block placement (lower): a taken site jumps forward to a block T..E that
+ * clang laid out of line (an unlikely branch turned on, a likely one turned
+ * off). Deleting the site alone leaves a `ja` to T and E's `ja` back: two
+ * jumps the source with the branch fixed would not have. When it is safe,
+ * the order becomes
+ *     ... site T..E site+1..T-1 E+1 ...
+ * so the site jumps to the next instruction (nothing), and E's `ja` back to
+ * site+1 does too. Safe means nothing falls into a place it did not fall
+ * into before: E is the first instruction from T on that does not fall
+ * through (exit or a kept ja), the last instruction reached before T does not
+ * fall through either (a kept exit or ja), T..E and the site lie in one
+ * function, and moved spans do not overlap. Every jump is retargeted from
+ * the order afterwards (shrink.c), so other jumps into T..E stay right.
+ */
+#include "shrink.h"
+
+/* Does a kept instruction let control fall to the next one? */
+static bool falls_through(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
+			  uint64_t k)
+{
+	struct bk_insn insn = insn_at(c, k);
+
+	(void)obj;
+	if (c->site[k] != NO_SITE)
+		return !taken[c->site[k]];
+	if (is_plain_ja(&insn))
+		return false;
+	return !(is_jump_class(insn.code) && (insn.code & BPF_OP_MASK) == BPF_OP_EXIT);
+}
+
+/* End E of the block at T: the first kept instruction that does not fall through. */
+static bool block_end(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
+		      const bool *kept, uint64_t t, uint64_t fn_end, uint64_t *end)
+{
+	for (uint64_t k = t; k < fn_end; k++) {
+		/* deleted ones are passed over: dead ones, and jumps to the next kept */
+		if (c->second_half[k] || !c->reachable[k])
+			continue;
+		if (kept[k] && !falls_through(obj, c, taken, k)) {
+			*end = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The last instruction reached before T must be kept and not fall into T. */
+static bool nothing_falls_into(const struct bk_object *obj, const struct code_scan *c,
+			       const bool *taken, const bool *kept, uint64_t site, uint64_t t)
+{
+	for (uint64_t k = t; k-- > site + 1;) {
+		if (c->second_half[k] || !c->reachable[k])
+			continue;
+		return kept[k] && !falls_through(obj, c, taken, k);
+	}
+	return false;
+}
+
+size_t bk_place_blocks(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
+		       const bool *kept, uint64_t *order)
+{
+	uint64_t busy_until = 0; /* spans moved so far end before this index */
+	size_t moves = 0;
+
+	for (uint64_t i = 0; i < c->count; i++)
+		order[i] = i;
+	for (uint64_t i = 0; i < c->count; i++) {
+		size_t k = c->site[i];
+		const struct bk_function *fn;
+		uint64_t t, end, fn_end, q;
+
+		if (k == NO_SITE || !taken[k] || !kept[i] || !c->reachable[i] || i < busy_until)
+			continue;
+		fn = &obj->functions[obj->sites[k].function];
+		fn_end = fn->start + fn->count;
+		t = obj->sites[k].target;
+		if (t <= i + 1 || t >= fn_end || fn->section != obj->sites[k].section ||
+		    !block_end(obj, c, taken, kept, t, fn_end, &end) ||
+		    !nothing_falls_into(obj, c, taken, kept, i, t))
+			continue;
+		q = i + 1;
+		for (uint64_t m = t; m <= end; m++)
+			order[q++] = m;
+		for (uint64_t m = i + 1; m < t; m++)
+			order[q++] = m;
+		busy_until = end + 1;
+		moves++;
+	}
+	return moves;
+}
