@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Benchmark (not a test), on the host's stock kernel, as root: what a flip
+# by program replacement (libbpfkeys, docs/abi.md section 7) costs against
+# the size of the programs (about 100, 1,000, 10,000 instructions) and
+# their number (1 and 10 programs reaching one key, each on its own XDP
+# link), beside reloading the whole object (close, open, load, attach), in
+# one run. Medians of several rounds; see flip_latency.c for what is timed.
+# The patched kernel's batched flip is bench/flip-batch (qemu TCG: not
+# comparable in absolute time with this host).
+#
+#   bench/stock-flip/run.sh [ROUNDS]     (BPFSK_BUILD as for the tests)
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${BPFSK_BUILD:-$repo/build}
+rounds=${1:-15}
+out=$build/bench/stock-flip
+mkdir -p "$out"
+# the library without sanitizers: a build of its own next to the tests' one
+cmake -S "$repo" -B "$out/release" -G Ninja -DBPFSK_SANITIZE=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$out/release" -j2 --target libbpfkeys >/dev/null
+cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$repo/libbpfkeys" \
+	-o "$out/flip_latency" "$repo/bench/stock-flip/flip_latency.c" \
+	"$out/release/libbpfkeys/libbpfkeys.a" "$out/release/bpfkeys/libbpfkeys_core.a" \
+	"$out/release/elfobj/libelfobj.a" -lbpf -lelf -lz
+
+multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+cflags=(--target=bpf -O2 -g -mcpu=v4 -I/usr/include/$multiarch -I"$repo/runtime-headers")
+for insns in 100 1000 10000; do
+	for progs in 1 10; do
+		src=$out/bench_${insns}_${progs}.c
+		{
+			echo '#include <linux/bpf.h>'
+			echo '#include <bpf/bpf_helpers.h>'
+			echo '#include "bpf_static_keys.h"'
+			echo 'DEFINE_STATIC_KEY_FALSE(bench_key);'
+			# straight-line code the compiler cannot fold: one asm add per instruction
+			printf '#define BODY'
+			for ((i = 0; i < insns; i++)); do printf ' asm volatile("%%0 += 1" : "+r"(acc));'; done
+			echo
+			for ((p = 0; p < progs; p++)); do
+				echo "SEC(\"xdp\") int prog_$p(struct xdp_md *ctx)"
+				echo '{ __u64 acc = ctx->data_end - ctx->data;'
+				echo '  if (bpf_static_branch_unlikely(&bench_key)) acc += 7;'
+				echo '  BODY'
+				echo '  return acc & 1 ? XDP_PASS : XDP_DROP; }'
+			done
+			echo 'char LICENSE[] SEC("license") = "GPL";'
+		} > "$src"
+		"$build/bin/clang" "${cflags[@]}" -c "$src" -o "$out/bench_${insns}_${progs}.o"
+		"$build/bin/bpfld" -o "$out/linked_${insns}_${progs}.o" "$out/bench_${insns}_${progs}.o"
+	done
+done
+echo "bench/stock-flip: $(uname -r), $(nproc) CPUs, $rounds rounds (median, min), host shared with other work"
+printf '%-18s %-11s %-20s %-20s %-20s %s\n' "insns x programs" "xlated/prog" "flip, no links" "flip, XDP links" "reload + attach" "reload / flip"
+for insns in 100 1000 10000; do
+	for progs in 1 10; do
+		"$out/flip_latency" "$out/linked_${insns}_${progs}.o" "$rounds" "$insns x $progs"
+	done
+done
