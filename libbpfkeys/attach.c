@@ -25,25 +25,45 @@ static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char
 		return NULL;
 	}
 	if (!obj->programs[*index].loaded) {
-		bpfkeys_error(obj, EINVAL, "program '%s' is not loaded", name);
+		if (obj->programs[*index].pinned_fd >= 0)
+			bpfkeys_error(obj, EOPNOTSUPP, "program '%s' was opened from its pin: attach it in the process that loads it (a pinned object flips the links it has)",
+				      name);
+		else
+			bpfkeys_error(obj, EINVAL, "program '%s' is not loaded", name);
 		return NULL;
 	}
 	return bpf_object__find_program_by_name(obj->programs[*index].loaded->bpf, name);
 }
 
-static struct bpfkeys_link *add_link(struct bpfkeys_object *obj, ssize_t program,
-				     enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
+struct bpfkeys_link *bpfkeys_add_link(struct bpfkeys_object *obj, size_t program,
+				      enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
 {
 	struct bpfkeys_link *link = bk_xcalloc(1, sizeof(*link)), **tail = &obj->links;
 
 	link->obj = obj;
 	link->kind = kind;
-	link->program = (size_t)program;
+	link->program = program;
 	link->bpf_link = bpf_link;
 	link->fd = bpf_link ? bpf_link__fd(bpf_link) : fd;
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = link;
+	return link;
+}
+
+/* a link made here: pinned at once if the object is */
+static struct bpfkeys_link *add_link(struct bpfkeys_object *obj, ssize_t program,
+				     enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
+{
+	struct bpfkeys_link *link = bpfkeys_add_link(obj, (size_t)program, kind, bpf_link, fd);
+
+	if (obj->pin_dir && bpfkeys_pin_link(obj, link)) {
+		int err = errno;
+
+		bpfkeys_link_destroy(link);
+		errno = err;
+		return NULL;
+	}
 	return link;
 }
 
@@ -134,18 +154,31 @@ bool bpfkeys_link_is_atomic(const struct bpfkeys_link *link)
 	return link->kind != BPFKEYS_LINK_OVERLAP;
 }
 
-int bpfkeys_link_destroy(struct bpfkeys_link *link)
+void bpfkeys_link_release(struct bpfkeys_link *link)
 {
 	struct bpfkeys_link **pos;
-	int err;
 
-	if (!link)
-		return 0;
 	for (pos = &link->obj->links; *pos && *pos != link; pos = &(*pos)->next)
 		;
 	if (*pos)
 		*pos = link->next;
-	err = link->bpf_link ? bpf_link__destroy(link->bpf_link) : close(link->fd);
+	if (link->bpf_link)
+		bpf_link__destroy(link->bpf_link);
+	else
+		close(link->fd);
+	free(link->pin_path);
 	free(link);
+}
+
+int bpfkeys_link_destroy(struct bpfkeys_link *link)
+{
+	int err = 0;
+
+	if (!link)
+		return 0;
+	/* the pin holds the link too: without it the link goes with our fd */
+	if (link->pin_path && unlink(link->pin_path) && errno != ENOENT)
+		err = -errno;
+	bpfkeys_link_release(link);
 	return err;
 }

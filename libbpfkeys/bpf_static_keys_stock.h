@@ -109,6 +109,20 @@ bool bpfkeys_link_is_atomic(const struct bpfkeys_link *link);
 /* detach and free */
 int bpfkeys_link_destroy(struct bpfkeys_link *link);
 
+/*
+ * Pins, for another process to flip (bpfkeyctl, a daemon): after load and
+ * attach, bpfkeys_pin() puts the object, the key states, maps, programs and
+ * links in DIR (on bpffs; created if needed); from then on every flip of obj
+ * moves the pins along. bpfkeys_close() leaves them: the programs stay
+ * attached. bpfkeys_open_pinned(DIR) gives an object that flips them (its
+ * programs have fds, bpfkeys_program_fd(), but no struct bpf_program; it
+ * makes no new attachments). One process holds DIR at a time (flock), from
+ * bpfkeys_pin()/bpfkeys_open_pinned() to bpfkeys_close(); another gets
+ * EWOULDBLOCK. Removing DIR (rm -r) detaches and unloads everything.
+ */
+int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir);
+struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys_open_opts *opts);
+
 /* the message of the last error of this object ("" if none) */
 const char *bpfkeys_errmsg(const struct bpfkeys_object *obj);
 /* the verifier's log of the last failed load (keep_verifier_log), or NULL */

@@ -7,8 +7,10 @@
  * loaded and every link has moved; a failure in between is undone.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -126,7 +128,11 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 	for (l = obj->links; l; l = l->next, n++) {
 		if (!attached[n])
 			continue;
-		bpf_link__destroy(l->bpf_link);
+		/* a pinned one stays attached until its pin moves (bpfkeys_pin_update) */
+		if (l->bpf_link)
+			bpf_link__destroy(l->bpf_link);
+		else
+			close(l->fd);
 		l->bpf_link = attached[n];
 		l->fd = bpf_link__fd(attached[n]);
 	}
@@ -159,7 +165,7 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 		if (new_on[in->key] == obj->on[in->key])
 			continue;
 		p = bpfkeys_program_index(obj, obj->bk.functions[in->program].name);
-		if (p >= 0 && obj->programs[p].loaded && !affected[p]) {
+		if (p >= 0 && bpfkeys_program_loaded(obj, (size_t)p) && !affected[p]) {
 			affected[p] = true;
 			replaced++;
 		}
@@ -183,10 +189,17 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 			variant->refs++;
 			bpfkeys_loaded_put(obj->programs[p].loaded);
 			obj->programs[p].loaded = variant;
+			if (obj->programs[p].pinned_fd >= 0) {
+				close(obj->programs[p].pinned_fd);
+				obj->programs[p].pinned_fd = -1;
+			}
 		}
 commit_states:
-	if (!err)
+	if (!err) {
 		memcpy(obj->on, new_on, obj->bk.key_count * sizeof(bool));
+		if (obj->loaded && obj->pin_dir)
+			err = bpfkeys_pin_update(obj, affected);
+	}
 out:
 	free(new_on);
 	free(affected);

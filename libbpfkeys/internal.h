@@ -28,6 +28,7 @@ struct bpfkeys_program {
 	char *name;
 	bool autoload;
 	struct bpfkeys_loaded *loaded; /* NULL before load or if not autoloaded */
+	int pinned_fd;                 /* opened from a pin (bpfkeys_open_pinned), or -1 */
 };
 
 struct bpfkeys_map {
@@ -42,7 +43,8 @@ struct bpfkeys_link {
 	enum bpfkeys_link_kind kind;
 	size_t program;           /* index in obj->programs */
 	struct bpf_link *bpf_link; /* libbpf's link, or NULL for tcx */
-	int fd;                   /* the link fd (tcx: ours) */
+	int fd;                   /* the link fd (tcx and pinned: ours) */
+	char *pin_path;           /* where it is pinned, or NULL */
 	struct bpfkeys_link *next;
 };
 
@@ -60,6 +62,9 @@ struct bpfkeys_object {
 	struct bpfkeys_link *links; /* in attach order */
 	char errmsg[BPFKEYS_ERRMSG_SIZE];
 	char *verifier_log;
+	char *pin_dir;             /* pinned (bpfkeys_pin, bpfkeys_open_pinned): flips update it */
+	int lock_fd;               /* the pin directory, flock()ed while obj is open, or -1 */
+	unsigned int next_link_pin;
 };
 
 /* object.c */
@@ -72,5 +77,18 @@ int bpfkeys_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfk
 int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
 			 const bool *load_program);
 void bpfkeys_loaded_put(struct bpfkeys_loaded *loaded);
+/* the program has a current version: loaded here or opened from its pin */
+bool bpfkeys_program_loaded(const struct bpfkeys_object *obj, size_t program);
+
+/* attach.c */
+struct bpfkeys_link *bpfkeys_add_link(struct bpfkeys_object *obj, size_t program,
+				      enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd);
+/* close our reference (a pinned link stays attached) and free */
+void bpfkeys_link_release(struct bpfkeys_link *link);
+
+/* pin.c: after a flip of a pinned object, the pins of the replaced programs
+ * and links and the key states follow */
+int bpfkeys_pin_update(struct bpfkeys_object *obj, const bool *replaced);
+int bpfkeys_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link);
 
 #endif /* LIBBPFKEYS_INTERNAL_H */

@@ -106,6 +106,7 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 	for (size_t f = 0, p = 0; f < obj->bk.function_count; f++)
 		if (obj->bk.functions[f].is_program) {
 			obj->programs[p].name = bk_xstrdup(obj->bk.functions[f].name);
+			obj->programs[p].pinned_fd = -1;
 			obj->programs[p++].autoload = true;
 		}
 	return obj;
@@ -138,6 +139,7 @@ struct bpfkeys_object *bpfkeys_open_file(const char *path, const struct bpfkeys_
 	struct bpfkeys_object *obj = bk_xcalloc(1, sizeof(*obj));
 
 	name_the_reporter();
+	obj->lock_fd = -1;
 	obj->path = bk_xstrdup(path);
 	if (access(path, R_OK)) { /* say ENOENT or EACCES, not only "cannot read" */
 		int err = bpfkeys_error(obj, errno, "cannot open: %s", strerror(errno));
@@ -155,6 +157,7 @@ struct bpfkeys_object *bpfkeys_open_mem(const void *buf, size_t size, const char
 	struct bpfkeys_object *obj = bk_xcalloc(1, sizeof(*obj));
 
 	name_the_reporter();
+	obj->lock_fd = -1;
 	obj->path = bk_xstrdup(name ? name : "<memory>");
 	return open_common(obj, read_keeping_libbpf_print(obj, buf, size), opts);
 }
@@ -396,16 +399,26 @@ struct bpf_program *bpfkeys_program(const struct bpfkeys_object *obj, const char
 	ssize_t p = bpfkeys_program_index(obj, name);
 
 	if (p < 0 || !obj->programs[p].loaded) {
-		errno = p < 0 ? ENOENT : EINVAL;
+		/* opened from a pin: there is an fd (bpfkeys_program_fd), no libbpf program */
+		errno = p < 0 ? ENOENT : obj->programs[p].pinned_fd >= 0 ? EOPNOTSUPP : EINVAL;
 		return NULL;
 	}
 	return bpf_object__find_program_by_name(obj->programs[p].loaded->bpf, name);
 }
 
+bool bpfkeys_program_loaded(const struct bpfkeys_object *obj, size_t program)
+{
+	return obj->programs[program].loaded || obj->programs[program].pinned_fd >= 0;
+}
+
 int bpfkeys_program_fd(const struct bpfkeys_object *obj, const char *name)
 {
-	struct bpf_program *prog = bpfkeys_program(obj, name);
+	ssize_t p = bpfkeys_program_index(obj, name);
+	struct bpf_program *prog;
 
+	if (p >= 0 && !obj->programs[p].loaded && obj->programs[p].pinned_fd >= 0)
+		return obj->programs[p].pinned_fd;
+	prog = bpfkeys_program(obj, name);
 	return prog ? bpf_program__fd(prog) : -errno;
 }
 
@@ -426,10 +439,13 @@ void bpfkeys_close(struct bpfkeys_object *obj)
 {
 	if (!obj)
 		return;
+	/* our references only: what is pinned stays */
 	while (obj->links)
-		bpfkeys_link_destroy(obj->links);
+		bpfkeys_link_release(obj->links);
 	for (size_t p = 0; p < obj->program_count; p++) {
 		bpfkeys_loaded_put(obj->programs[p].loaded);
+		if (obj->programs[p].pinned_fd >= 0)
+			close(obj->programs[p].pinned_fd);
 		free(obj->programs[p].name);
 	}
 	for (size_t i = 0; i < obj->map_count; i++) {
@@ -442,6 +458,9 @@ void bpfkeys_close(struct bpfkeys_object *obj)
 	free(obj->verifier_log);
 	free(obj->name);
 	free(obj->path);
+	free(obj->pin_dir);
+	if (obj->lock_fd >= 0)
+		close(obj->lock_fd);
 	bk_object_free(&obj->bk);
 	free(obj);
 }

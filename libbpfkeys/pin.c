@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libbpfkeys, pins: what another process needs to flip a loaded object,
+ * in a bpffs directory (which holds BPF objects only, so the raw object and
+ * the key states travel in two maps of our own):
+ *
+ *   DIR/meta            ARRAY, 256-byte values: [0] header, [1..] key states
+ *   DIR/object          ARRAY, 4 KiB values, frozen: the raw linked object
+ *   DIR/maps/NAME       every map of the object (the ones each variant reuses)
+ *   DIR/progs/NAME      the current version of every loaded program
+ *   DIR/links/PROG:N    every link of the object
+ *
+ * bpffs refuses names with a dot (EPERM: "reserved"), so the dots of map
+ * names (".bss" is "<object>.bss") are colons in the pins.
+ *
+ * A flip of a pinned object moves the pins of the programs (and overlap
+ * links) it replaced with rename(2), then writes the key states. One
+ * process at a time holds the directory (flock), from bpfkeys_pin() or
+ * bpfkeys_open_pinned() until bpfkeys_close().
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+
+#define PIN_MAGIC "bpfkeys-stock-1"
+#define META_VALUE_SIZE 256
+#define OBJECT_CHUNK 4096
+#define BPFFS_MAGIC 0xcafe4a11
+
+struct meta_header {
+	char magic[16];
+	uint64_t object_size;
+	uint32_t key_count;
+	uint32_t reserved;
+	char object_name[64];
+	uint8_t pad[META_VALUE_SIZE - 96];
+};
+
+struct meta_key {
+	char name[248];
+	uint32_t on;
+	uint32_t reserved;
+};
+
+_Static_assert(sizeof(struct meta_header) == META_VALUE_SIZE, "meta header size");
+_Static_assert(sizeof(struct meta_key) == META_VALUE_SIZE, "meta key size");
+
+/* a map name as a pin name and back: '.' <-> ':' */
+static char *swap_dots(const char *name, char from, char to)
+{
+	char *s = bk_xstrdup(name);
+
+	for (char *c = s; *c; c++)
+		if (*c == from)
+			*c = to;
+	return s;
+}
+
+static char *join(const char *dir, const char *sub, const char *name)
+{
+	size_t n = strlen(dir) + strlen(sub) + (name ? strlen(name) : 0) + 3;
+	char *path = bk_xcalloc(n, 1);
+
+	snprintf(path, n, "%s/%s%s%s", dir, sub, name ? "/" : "", name ? name : "");
+	return path;
+}
+
+/* pin fd at path, replacing what is pinned there in one rename(2) */
+static int pin_replace(struct bpfkeys_object *obj, int fd, const char *path)
+{
+	size_t n = strlen(path) + 8;
+	char *tmp = bk_xcalloc(n, 1);
+	int err = 0;
+
+	snprintf(tmp, n, "%s:new", path);
+	unlink(tmp);
+	if (bpf_obj_pin(fd, tmp))
+		err = bpfkeys_error(obj, errno, "pin %s: %s", tmp, strerror(errno));
+	else if (rename(tmp, path)) {
+		err = bpfkeys_error(obj, errno, "rename %s to %s: %s", tmp, path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}
+
+/* the directory, held: one process at a time flips through it */
+static int lock_dir(struct bpfkeys_object *obj, const char *dir)
+{
+	struct statfs st;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return bpfkeys_error(obj, errno, "%s: %s", dir, strerror(errno));
+	if (fstatfs(fd, &st) || st.f_type != BPFFS_MAGIC) {
+		close(fd);
+		return bpfkeys_error(obj, ENOTSUP, "%s: not on a BPF file system (mount -t bpf bpf /sys/fs/bpf)", dir);
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = errno;
+
+		close(fd);
+		return bpfkeys_error(obj, err, "%s: %s", dir,
+				     err == EWOULDBLOCK ? "held by another process (one flipper at a time)"
+							: strerror(err));
+	}
+	obj->lock_fd = fd;
+	return 0;
+}
+
+static int write_states(struct bpfkeys_object *obj, int meta_fd)
+{
+	uint32_t slot = 1;
+
+	for (size_t k = 0; k < obj->bk.key_count; k++) {
+		struct meta_key key = {0};
+
+		if (!obj->bk.keys[k].is_static_key)
+			continue;
+		snprintf(key.name, sizeof(key.name), "%s", obj->bk.keys[k].name);
+		key.on = obj->on[k];
+		if (bpf_map_update_elem(meta_fd, &slot, &key, BPF_ANY))
+			return bpfkeys_error(obj, errno, "%s/meta: %s", obj->pin_dir, strerror(errno));
+		slot++;
+	}
+	return 0;
+}
+
+int bpfkeys_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
+{
+	char name[300];
+	char *path;
+
+	snprintf(name, sizeof(name), "%s:%u", obj->programs[link->program].name, obj->next_link_pin++);
+	path = join(obj->pin_dir, "links", name);
+	if (bpf_obj_pin(link->fd, path)) {
+		int err = bpfkeys_error(obj, errno, "pin %s: %s", path, strerror(errno));
+
+		free(path);
+		return err;
+	}
+	link->pin_path = path;
+	return 0;
+}
+
+static int make_dir(struct bpfkeys_object *obj, const char *path)
+{
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return bpfkeys_error(obj, errno, "mkdir %s: %s", path, strerror(errno));
+	return 0;
+}
+
+static int pin_new(struct bpfkeys_object *obj, int fd, const char *dir, const char *sub,
+		   const char *name)
+{
+	char *path = join(dir, sub, name);
+	int err = 0;
+
+	if (bpf_obj_pin(fd, path))
+		err = bpfkeys_error(obj, errno, "pin %s: %s", path, strerror(errno));
+	free(path);
+	return err;
+}
+
+/* the raw object and the states, in two maps of our own */
+static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
+{
+	struct meta_header header = {0};
+	uint32_t chunks = (uint32_t)((obj->bk.image_size + OBJECT_CHUNK - 1) / OBJECT_CHUNK);
+	uint8_t *chunk = bk_xcalloc(OBJECT_CHUNK, 1);
+	int meta = -1, object = -1, err;
+
+	memcpy(header.magic, PIN_MAGIC, sizeof(PIN_MAGIC));
+	header.object_size = obj->bk.image_size;
+	header.key_count = (uint32_t)bpfkeys_key_count(obj);
+	snprintf(header.object_name, sizeof(header.object_name), "%s", obj->name);
+	meta = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfkeys_meta", 4, META_VALUE_SIZE,
+			      1 + header.key_count, NULL);
+	object = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfkeys_object", 4, OBJECT_CHUNK, chunks, NULL);
+	if (meta < 0 || object < 0) {
+		err = bpfkeys_error(obj, errno, "cannot create the pin maps: %s", strerror(errno));
+		goto out;
+	}
+	err = bpf_map_update_elem(meta, &(uint32_t){0}, &header, BPF_ANY) ? -errno : write_states(obj, meta);
+	for (uint32_t i = 0; i < chunks && !err; i++) {
+		size_t off = (size_t)i * OBJECT_CHUNK, n = obj->bk.image_size - off;
+
+		memset(chunk, 0, OBJECT_CHUNK);
+		memcpy(chunk, obj->bk.image + off, n < OBJECT_CHUNK ? n : OBJECT_CHUNK);
+		if (bpf_map_update_elem(object, &i, chunk, BPF_ANY))
+			err = -errno;
+	}
+	if (!err && bpf_map_freeze(object))
+		err = -errno;
+	if (err) {
+		err = bpfkeys_error(obj, err, "cannot fill the pin maps: %s", strerror(-err));
+		goto out;
+	}
+	err = pin_new(obj, meta, dir, "meta", NULL);
+	if (!err)
+		err = pin_new(obj, object, dir, "object", NULL);
+out:
+	free(chunk);
+	if (meta >= 0)
+		close(meta);
+	if (object >= 0)
+		close(object);
+	return err;
+}
+
+int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir)
+{
+	char *meta_path;
+	int err;
+
+	if (!obj->loaded)
+		return bpfkeys_error(obj, EINVAL, "pin %s: load first", dir);
+	if (obj->pin_dir)
+		return bpfkeys_error(obj, EBUSY, "pin %s: already pinned in %s", dir, obj->pin_dir);
+	if (make_dir(obj, dir) || lock_dir(obj, dir))
+		return -errno;
+	meta_path = join(dir, "meta", NULL);
+	err = access(meta_path, F_OK) == 0 ? bpfkeys_error(obj, EEXIST, "%s: an object is pinned here already", dir) : 0;
+	free(meta_path);
+	if (!err)
+		err = pin_meta_and_object(obj, dir);
+	for (const char *sub = "maps"; !err && sub; sub = strcmp(sub, "maps") == 0 ? "progs"
+							: strcmp(sub, "progs") == 0 ? "links" : NULL) {
+		char *path = join(dir, sub, NULL);
+
+		err = make_dir(obj, path);
+		free(path);
+	}
+	for (size_t i = 0; i < obj->map_count && !err; i++) {
+		char *name = swap_dots(obj->maps[i].name, '.', ':');
+
+		err = pin_new(obj, obj->maps[i].fd, dir, "maps", name);
+		free(name);
+	}
+	for (size_t p = 0; p < obj->program_count && !err; p++)
+		if (bpfkeys_program_loaded(obj, p))
+			err = pin_new(obj, bpfkeys_program_fd(obj, obj->programs[p].name), dir, "progs",
+				      obj->programs[p].name);
+	obj->pin_dir = bk_xstrdup(dir);
+	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next)
+		err = bpfkeys_pin_link(obj, l);
+	if (err) {
+		/* what was pinned stays for inspection; the object is not pinned */
+		free(obj->pin_dir);
+		obj->pin_dir = NULL;
+		for (struct bpfkeys_link *l = obj->links; l; l = l->next) {
+			free(l->pin_path);
+			l->pin_path = NULL;
+		}
+		close(obj->lock_fd);
+		obj->lock_fd = -1;
+	}
+	return err;
+}
+
+int bpfkeys_pin_update(struct bpfkeys_object *obj, const bool *replaced)
+{
+	char *path;
+	int meta, err = 0;
+
+	for (size_t p = 0; p < obj->program_count && !err; p++) {
+		if (!replaced[p])
+			continue;
+		path = join(obj->pin_dir, "progs", obj->programs[p].name);
+		err = pin_replace(obj, bpfkeys_program_fd(obj, obj->programs[p].name), path);
+		free(path);
+	}
+	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next)
+		if (l->kind == BPFKEYS_LINK_OVERLAP && replaced[l->program] && l->pin_path)
+			err = pin_replace(obj, l->fd, l->pin_path);
+	path = join(obj->pin_dir, "meta", NULL);
+	meta = err ? -1 : bpf_obj_get(path);
+	if (!err && meta < 0)
+		err = bpfkeys_error(obj, errno, "%s: %s", path, strerror(errno));
+	free(path);
+	if (!err)
+		err = write_states(obj, meta);
+	if (meta >= 0)
+		close(meta);
+	if (err)
+		bpfkeys_error(obj, err, "the flip is done, but the pins in %s do not all follow it", obj->pin_dir);
+	return err;
+}
+
+/* the raw object, from DIR/object */
+static void *read_object(struct bpfkeys_object *holder, const char *dir, const struct meta_header *h)
+{
+	char *path = join(dir, "object", NULL);
+	int fd = bpf_obj_get(path);
+	uint32_t chunks = (uint32_t)((h->object_size + OBJECT_CHUNK - 1) / OBJECT_CHUNK);
+	uint8_t *buf = bk_xcalloc((size_t)chunks * OBJECT_CHUNK + 1, 1);
+
+	for (uint32_t i = 0; fd >= 0 && i < chunks; i++)
+		if (bpf_map_lookup_elem(fd, &i, buf + (size_t)i * OBJECT_CHUNK)) {
+			close(fd);
+			fd = -1;
+		}
+	if (fd < 0) {
+		bpfkeys_error(holder, errno, "%s: %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	} else {
+		close(fd);
+	}
+	free(path);
+	return buf;
+}
+
+static int open_pinned_maps(struct bpfkeys_object *obj, const char *dir)
+{
+	char *path = join(dir, "maps", NULL);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int err = 0;
+
+	if (!d)
+		err = bpfkeys_error(obj, errno, "%s: %s", path, strerror(errno));
+	while (!err && (e = readdir(d))) {
+		char *pin;
+		int fd;
+
+		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		pin = join(path, e->d_name, NULL);
+		fd = bpf_obj_get(pin);
+		if (fd < 0)
+			err = bpfkeys_error(obj, errno, "%s: %s", pin, strerror(errno));
+		free(pin);
+		if (err)
+			break;
+		obj->maps = bk_xrealloc(obj->maps, obj->map_count + 1, sizeof(*obj->maps));
+		obj->maps[obj->map_count].name = swap_dots(e->d_name, ':', '.');
+		obj->maps[obj->map_count++].fd = fd;
+	}
+	if (d)
+		closedir(d);
+	free(path);
+	return err;
+}
+
+static enum bpfkeys_link_kind link_kind(uint32_t type)
+{
+	switch (type) {
+	case BPF_LINK_TYPE_XDP: return BPFKEYS_LINK_XDP;
+	case BPF_LINK_TYPE_CGROUP: return BPFKEYS_LINK_CGROUP;
+	case 11: return BPFKEYS_LINK_TCX; /* BPF_LINK_TYPE_TCX, after Debian 12's uapi */
+	default: return BPFKEYS_LINK_OVERLAP;
+	}
+}
+
+static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
+{
+	char *path = join(dir, "links", NULL);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int err = 0;
+
+	if (!d)
+		err = bpfkeys_error(obj, errno, "%s: %s", path, strerror(errno));
+	while (!err && (e = readdir(d))) {
+		char *dot = strrchr(e->d_name, ':'), *pin;
+		struct bpf_link_info info;
+		uint32_t len = sizeof(info);
+		struct bpfkeys_link *link;
+		ssize_t p;
+		int fd;
+
+		if (!dot || dot == e->d_name || strcmp(dot, ":new") == 0)
+			continue;
+		*dot = '\0';
+		p = bpfkeys_program_index(obj, e->d_name);
+		*dot = ':';
+		pin = join(path, e->d_name, NULL);
+		fd = p < 0 ? -1 : bpf_obj_get(pin);
+		memset(&info, 0, sizeof(info));
+		if (p < 0)
+			err = bpfkeys_error(obj, ENOENT, "%s: no such program in the object", pin);
+		else if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			err = bpfkeys_error(obj, errno, "%s: %s", pin, strerror(errno));
+		if (err) {
+			if (fd >= 0)
+				close(fd);
+			free(pin);
+			break;
+		}
+		link = bpfkeys_add_link(obj, (size_t)p, link_kind(info.type), NULL, fd);
+		link->pin_path = pin;
+		if ((unsigned int)strtoul(dot + 1, NULL, 10) >= obj->next_link_pin)
+			obj->next_link_pin = (unsigned int)strtoul(dot + 1, NULL, 10) + 1;
+	}
+	if (d)
+		closedir(d);
+	free(path);
+	return err;
+}
+
+struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys_open_opts *opts)
+{
+	struct bpfkeys_open_opts pinned_opts = {0};
+	struct bpfkeys_object *holder = bk_xcalloc(1, sizeof(*holder)), *obj = NULL;
+	struct meta_header header;
+	char *meta_path = join(dir, "meta", NULL);
+	void *image = NULL;
+	int meta = -1, err;
+
+	/* messages before the object exists are the holder's */
+	holder->lock_fd = -1;
+	holder->path = bk_xstrdup(dir);
+	err = lock_dir(holder, dir);
+	if (!err) {
+		meta = bpf_obj_get(meta_path);
+		if (meta < 0)
+			err = bpfkeys_error(holder, errno, "%s", errno == ENOENT ? "no object pinned here (bpfkeys_pin)"
+										 : strerror(errno));
+	}
+	if (!err && bpf_map_lookup_elem(meta, &(uint32_t){0}, &header))
+		err = bpfkeys_error(holder, errno, "%s: %s", meta_path, strerror(errno));
+	if (!err && memcmp(header.magic, PIN_MAGIC, sizeof(PIN_MAGIC)))
+		err = bpfkeys_error(holder, EINVAL, "%s: not a libbpfkeys pin (%s expected)", meta_path, PIN_MAGIC);
+	if (!err && !(image = read_object(holder, dir, &header)))
+		err = -errno;
+	if (!err) {
+		if (opts)
+			pinned_opts = *opts;
+		header.object_name[sizeof(header.object_name) - 1] = '\0';
+		pinned_opts.object_name = header.object_name;
+		obj = bpfkeys_open_mem(image, header.object_size, dir, &pinned_opts);
+		if (!obj)
+			err = -errno;
+	}
+	free(image);
+	if (err)
+		goto out;
+	obj->lock_fd = holder->lock_fd;
+	holder->lock_fd = -1;
+	for (uint32_t i = 1; i <= header.key_count && !err; i++) {
+		struct meta_key key;
+		ssize_t k;
+
+		if (bpf_map_lookup_elem(meta, &i, &key)) {
+			err = bpfkeys_error(obj, errno, "%s: %s", meta_path, strerror(errno));
+			break;
+		}
+		key.name[sizeof(key.name) - 1] = '\0';
+		k = bk_key_by_name(&obj->bk, key.name);
+		if (k < 0 || !obj->bk.keys[k].is_static_key)
+			err = bpfkeys_error(obj, EINVAL, "%s: key '%s' is not in the pinned object", meta_path, key.name);
+		else
+			obj->on[k] = key.on;
+	}
+	if (!err)
+		err = open_pinned_maps(obj, dir);
+	for (size_t p = 0; p < obj->program_count && !err; p++) {
+		char *pin = join(dir, "progs", obj->programs[p].name);
+
+		obj->programs[p].pinned_fd = bpf_obj_get(pin);
+		if (obj->programs[p].pinned_fd < 0 && errno != ENOENT)
+			err = bpfkeys_error(obj, errno, "%s: %s", pin, strerror(errno));
+		free(pin);
+	}
+	if (!err)
+		err = open_pinned_links(obj, dir);
+	obj->pin_dir = bk_xstrdup(dir);
+	obj->loaded = true;
+	if (err) {
+		bpfkeys_close(obj);
+		obj = NULL;
+	}
+out:
+	if (meta >= 0)
+		close(meta);
+	free(meta_path);
+	bpfkeys_close(holder);
+	if (!obj)
+		errno = -err;
+	return obj;
+}
