@@ -80,6 +80,10 @@ int bpfkeys_set(struct bpfkeys_object *obj, const char *key, bool on);
  * for every key gives the same bytes), written to fd. */
 int bpfkeys_write_lowered(struct bpfkeys_object *obj, int fd);
 
+/* Programs of the object (subprograms are not programs), in object order. */
+size_t bpfkeys_program_count(const struct bpfkeys_object *obj);
+const char *bpfkeys_program_name(const struct bpfkeys_object *obj, size_t index);
+
 /* After load. The program changes with each flip that replaces it: look it
  * up again, do not keep it. Maps stay the same. */
 struct bpf_program *bpfkeys_program(const struct bpfkeys_object *obj, const char *name);

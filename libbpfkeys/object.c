@@ -406,6 +406,20 @@ struct bpf_program *bpfkeys_program(const struct bpfkeys_object *obj, const char
 	return bpf_object__find_program_by_name(obj->programs[p].loaded->bpf, name);
 }
 
+size_t bpfkeys_program_count(const struct bpfkeys_object *obj)
+{
+	return obj->program_count;
+}
+
+const char *bpfkeys_program_name(const struct bpfkeys_object *obj, size_t index)
+{
+	if (index >= obj->program_count) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return obj->programs[index].name;
+}
+
 bool bpfkeys_program_loaded(const struct bpfkeys_object *obj, size_t program)
 {
 	return obj->programs[program].loaded || obj->programs[program].pinned_fd >= 0;

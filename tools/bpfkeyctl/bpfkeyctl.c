@@ -659,6 +659,43 @@ static int cmd_jited(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * PINDIR holds libbpfkeys pins (a stock kernel: `bpfkeyctl-stock load`):
+ * `set` and `list` are then bpfkeyctl-stock's, installed next to this
+ * binary (build/bin), which flips by program replacement and says so.
+ */
+static bool stock_pins(const char *pindir)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/meta", pindir);
+	return access(path, F_OK) == 0;
+}
+
+static int run_stock(const char *cmd, int argc, char **argv)
+{
+	char self[PATH_MAX], tool[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char **args = calloc(argc + 3, sizeof(char *));
+	char *slash;
+
+	if (n < 0 || !args)
+		return fail("/proc/self/exe: %s", strerror(errno));
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	snprintf(tool, sizeof(tool), "%.*s/bpfkeyctl-stock", slash ? (int)(slash - self) : 1,
+		 slash ? self : ".");
+	args[0] = tool;
+	args[1] = (char *)cmd;
+	memcpy(args + 2, argv, argc * sizeof(char *));
+	fflush(stdout);
+	execv(tool, args);
+	fail("%s: %s (%s holds stock-kernel pins, which bpfkeyctl-stock flips)", tool, strerror(errno),
+	     argv[0]);
+	free(args);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -695,6 +732,8 @@ int main(int argc, char **argv)
 		return cmd_load(argc, argv);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc, argv);
+	if ((!strcmp(cmd, "set") || !strcmp(cmd, "list")) && argc >= 1 && stock_pins(argv[0]))
+		return run_stock(cmd, argc, argv);
 	if (!strcmp(cmd, "set"))
 		return cmd_set(argc, argv);
 	if (!strcmp(cmd, "list"))

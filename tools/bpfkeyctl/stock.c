@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bpfkeyctl-stock: bpfkeyctl's commands for stock kernels, through
+ * libbpfkeys (flips by program replacement, docs/abi.md section 7). Takes
+ * the raw linked object (bpfld output), not a resolved one, and pins in the
+ * libbpfkeys layout (libbpfkeys/README.md), so another process flips.
+ * Built by CMake against the system's libbpf (bpfkeyctl itself is built on
+ * the patched libbpf for the patched kernel).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_static_keys_stock.h"
+
+#define EXIT_USAGE 2
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bpfkeyctl-stock load [--set KEY=on|off]... [--xdp PROG=IFNAME]...\n"
+		"                            [--cgroup PROG=DIR]... OBJ PINDIR\n"
+		"       bpfkeyctl-stock set PINDIR KEY on|off\n"
+		"       bpfkeyctl-stock list PINDIR\n"
+		"       bpfkeyctl-stock --help\n"
+		"\n"
+		"Static keys on a stock kernel (libbpfkeys): OBJ is the object linked by\n"
+		"bpfld (with .static_keys). A flip loads, for every program that reaches\n"
+		"the key, its version for the new state against the same maps and swaps\n"
+		"its links atomically (BPF_LINK_UPDATE).\n"
+		"\n"
+		"  load   load OBJ with each key at its initial state (or --set), attach\n"
+		"         the programs named by --xdp / --cgroup (a cgroup v2 directory)\n"
+		"         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
+		"         each program's current version\n"
+		"  set    set KEY on or off: says which programs were replaced\n"
+		"  list   keys and their states, programs and their ids\n"
+		"\n"
+		"Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
+}
+
+__attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bpfkeyctl-stock: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return level == LIBBPF_DEBUG ? 0 : vfprintf(stderr, fmt, ap);
+}
+
+static int parse_state(const char *s, bool *on)
+{
+	if (!strcmp(s, "on") || !strcmp(s, "off")) {
+		*on = !strcmp(s, "on");
+		return 0;
+	}
+	return -1;
+}
+
+/* "PROG=VALUE": splits in place */
+static char *split_assignment(char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return NULL;
+	*eq = '\0';
+	return eq + 1;
+}
+
+enum { OPT_SET = 256, OPT_XDP, OPT_CGROUP };
+
+static int cmd_load(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{"set", required_argument, NULL, OPT_SET},
+		{"xdp", required_argument, NULL, OPT_XDP},
+		{"cgroup", required_argument, NULL, OPT_CGROUP},
+		{0},
+	};
+	struct bpfkeys_setting *settings = calloc((size_t)argc + 1, sizeof(*settings));
+	char **xdp = calloc((size_t)argc + 1, sizeof(char *)), **cgroup = calloc((size_t)argc + 1, sizeof(char *));
+	size_t nset = 0, nxdp = 0, ncgroup = 0;
+	struct bpfkeys_object *obj = NULL;
+	int opt, rc = 1;
+
+	if (!settings || !xdp || !cgroup) {
+		rc = fail("out of memory");
+		goto out;
+	}
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+		char *value = opt == '?' ? NULL : split_assignment(optarg);
+		bool on;
+
+		if (opt == '?' || !value) {
+			rc = opt == '?' ? EXIT_USAGE : fail("'%s': expected NAME=VALUE", optarg);
+			if (opt == '?')
+				usage(stderr);
+			goto out;
+		}
+		if (opt == OPT_SET) {
+			if (parse_state(value, &on)) {
+				rc = fail("--set %s=%s: expected on or off", optarg, value);
+				goto out;
+			}
+			settings[nset].key = optarg;
+			settings[nset++].on = on;
+		} else if (opt == OPT_XDP) {
+			xdp[nxdp++] = optarg;
+		} else {
+			cgroup[ncgroup++] = optarg;
+		}
+	}
+	if (argc - optind != 2) {
+		usage(stderr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	obj = bpfkeys_open_file(argv[optind], NULL);
+	if (!obj || bpfkeys_flip(obj, settings, nset) < 0 || bpfkeys_load(obj))
+		goto out;
+	for (size_t i = 0; i < nxdp; i++) {
+		const char *ifname = xdp[i] + strlen(xdp[i]) + 1;
+		int ifindex = (int)if_nametoindex(ifname);
+
+		if (!ifindex) {
+			fail("--xdp %s=%s: no such device", xdp[i], ifname);
+			goto out;
+		}
+		if (!bpfkeys_attach_xdp(obj, xdp[i], ifindex))
+			goto out;
+		printf("%s: attached to %s (XDP link)\n", xdp[i], ifname);
+	}
+	for (size_t i = 0; i < ncgroup; i++) {
+		const char *dir = cgroup[i] + strlen(cgroup[i]) + 1;
+		int fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+		if (fd < 0) {
+			fail("--cgroup %s=%s: %s", cgroup[i], dir, strerror(errno));
+			goto out;
+		}
+		if (!bpfkeys_attach_cgroup(obj, cgroup[i], fd)) {
+			close(fd);
+			goto out;
+		}
+		close(fd);
+		printf("%s: attached to %s (cgroup link)\n", cgroup[i], dir);
+	}
+	if (bpfkeys_pin(obj, argv[optind + 1]))
+		goto out;
+	for (size_t k = 0; k < bpfkeys_key_count(obj); k++)
+		printf("key %s: %s\n", bpfkeys_key_name(obj, k),
+		       bpfkeys_key_state(obj, bpfkeys_key_name(obj, k)) ? "on" : "off");
+	printf("pinned in %s (stock kernel: flips by program replacement)\n", argv[optind + 1]);
+	rc = 0;
+out:
+	bpfkeys_close(obj);
+	free(settings);
+	free(xdp);
+	free(cgroup);
+	return rc;
+}
+
+static int cmd_set(int argc, char **argv)
+{
+	struct bpfkeys_object *obj;
+	bool on;
+	int n;
+
+	if (argc != 4) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (parse_state(argv[3], &on))
+		return fail("state '%s': expected on or off", argv[3]);
+	obj = bpfkeys_open_pinned(argv[1], NULL);
+	if (!obj)
+		return 1;
+	n = bpfkeys_set(obj, argv[2], on);
+	if (n >= 0)
+		printf("%s: %s (stock kernel: program replacement, %d program(s) replaced)\n", argv[2],
+		       on ? "on" : "off", n);
+	bpfkeys_close(obj);
+	return n < 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct bpfkeys_object *obj;
+
+	if (argc != 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	obj = bpfkeys_open_pinned(argv[1], NULL);
+	if (!obj)
+		return 1;
+	printf("stock kernel pins (libbpfkeys): %zu key(s), %zu program(s)\n", bpfkeys_key_count(obj),
+	       bpfkeys_program_count(obj));
+	for (size_t k = 0; k < bpfkeys_key_count(obj); k++)
+		printf("key %s: %s\n", bpfkeys_key_name(obj, k),
+		       bpfkeys_key_state(obj, bpfkeys_key_name(obj, k)) ? "on" : "off");
+	for (size_t p = 0; p < bpfkeys_program_count(obj); p++) {
+		const char *name = bpfkeys_program_name(obj, p);
+		int fd = bpfkeys_program_fd(obj, name);
+		struct bpf_prog_info info;
+		uint32_t len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			printf("program %s: not loaded\n", name);
+		else
+			printf("program %s: id %u\n", name, info.id);
+	}
+	bpfkeys_close(obj);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	libbpf_set_print(libbpf_print);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "load"))
+		return cmd_load(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "set"))
+		return cmd_set(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1);
+	fail("unknown command '%s'", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}
