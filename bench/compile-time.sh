@@ -6,11 +6,12 @@
 # ratio patched/stock of the medians.
 #
 #   bench/compile-time.sh [ROUNDS]      (default 15; one round = whole corpus)
+# BENCH_SMOKE=1: one round (ROUNDS 1), for test/bench.
 #
 # Needs build/bin/clang (scripts/build-llvm.sh). BPFSK_BUILD overrides build/.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-rounds=${1:-15}
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then rounds=${1:-1}; else rounds=${1:-15}; fi
 patched=${BPFSK_BUILD:-$repo/build}/bin/clang
 stock=/usr/lib/llvm-22/bin/clang
 corpus=$repo/test/llvm/Inputs/corpus

@@ -2,11 +2,15 @@
 /*
  * Writes a BPF object with N static-key sites directly with libelf (and the
  * .maps BTF with libbpf's btf__add_*), shaped like clang's output: programs
- * in section "xdp", each calling two shared static functions in .text, key
- * maps in .maps, .static_keys entries with the relocations of abi.md
- * section 2. Used by the benchmark (1k..1M sites) and for fuzz seeds.
+ * in section "xdp" with SITES_PER_FUNCTION sites each (default 1000), 16
+ * shared static functions in .text with 8 sites each, key maps in .maps,
+ * .static_keys entries with the relocations of abi.md section 2. Program 0
+ * calls every shared function; of the others, one in 1000 / SITES_PER_FUNCTION
+ * calls two, so that the sites the shared functions add to the programs'
+ * instances stay about 1.6% of the sites whatever the function size. Used by
+ * the benchmark (1k..1M sites) and for fuzz seeds.
  *
- *   bpfkeys-gen SITES OUT.o [KEYS]
+ *   bpfkeys-gen SITES OUT.o [KEYS [SITES_PER_FUNCTION]]
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,7 +22,7 @@
 #include <gelf.h>
 #include <linux/bpf.h>
 
-#define SITES_PER_PROGRAM 1000
+#define DEFAULT_SITES_PER_PROGRAM 1000
 #define SHARED_FUNCTIONS 16
 #define SITES_PER_SHARED 8
 
@@ -112,7 +116,8 @@ int main(int argc, char **argv)
 {
 	enum { S_STRTAB = 1, S_TEXT, S_XDP, S_RELXDP, S_MAPS, S_SK, S_RELSK, S_BTF, S_SYMTAB };
 	struct buf strtab = {0}, text = {0}, xdp = {0}, relxdp = {0}, sk = {0}, skrel = {0}, syms = {0};
-	long sites, keys = 64, programs, shared_sites;
+	long sites, keys = 64, programs, shared_sites, per_program = DEFAULT_SITES_PER_PROGRAM;
+	long calling_every;
 	uint32_t n_text, n_xdp, n_relxdp, n_maps, n_sk, n_relsk, n_btf, n_symtab, n_strtab;
 	uint32_t first_key_sym, first_global;
 	unsigned char *maps;
@@ -121,16 +126,20 @@ int main(int argc, char **argv)
 	Elf *elf;
 	int fd;
 
-	if (argc < 3 || (sites = atol(argv[1])) < 1) {
-		fprintf(stderr, "usage: %s SITES OUT.o [KEYS]\n", argv[0]);
+	if (argc < 3 || (sites = atol(argv[1])) < 1 || (argc > 3 && atol(argv[3]) < 1) ||
+	    (argc > 4 && atol(argv[4]) < 1)) {
+		fprintf(stderr, "usage: %s SITES OUT.o [KEYS [SITES_PER_FUNCTION]]\n", argv[0]);
 		return 2;
 	}
 	if (argc > 3)
 		keys = atol(argv[3]);
+	if (argc > 4)
+		per_program = atol(argv[4]);
+	calling_every = (DEFAULT_SITES_PER_PROGRAM + per_program - 1) / per_program;
 	shared_sites = SHARED_FUNCTIONS * SITES_PER_SHARED;
 	if (sites <= shared_sites)
 		shared_sites = 0;
-	programs = (sites - shared_sites + SITES_PER_PROGRAM - 1) / SITES_PER_PROGRAM;
+	programs = (sites - shared_sites + per_program - 1) / per_program;
 
 	put(&strtab, "", 1);
 	n_text = put_str(&strtab, ".text");
@@ -188,13 +197,13 @@ int main(int argc, char **argv)
 	for (long p = 0; p < programs; p++) {
 		char name[32];
 		uint64_t start = xdp.size;
-		long n = left < SITES_PER_PROGRAM ? left : SITES_PER_PROGRAM;
+		long n = left < per_program ? left : per_program;
 
 		insn(&xdp, 0xb7, 0x00, 0, 0);
-		if (shared_sites) {
+		if (shared_sites && p % calling_every == 0) {
 			/* program 0 calls every shared function, the others two each */
 			for (int c = 0; c < (p ? 2 : SHARED_FUNCTIONS); c++) {
-				int f = (int)((p * 2 + c) % SHARED_FUNCTIONS);
+				int f = (int)((p / calling_every * 2 + c) % SHARED_FUNCTIONS);
 
 				rel(&relxdp, xdp.size, 1, 10); /* R_BPF_64_32 against .text */
 				insn(&xdp, 0x85, 0x10, 0, (int32_t)shared_start[f] - 1);
@@ -284,7 +293,7 @@ int main(int argc, char **argv)
 	}
 	elf_end(elf);
 	close(fd);
-	printf("%s: %ld sites (%ld in .text), %ld programs, %ld keys\n", argv[2], sites, shared_sites,
-	       programs, keys);
+	printf("%s: %ld sites (%ld in .text), %ld programs of up to %ld sites, %ld keys\n", argv[2],
+	       sites, shared_sites, programs, per_program, keys);
 	return 0;
 }

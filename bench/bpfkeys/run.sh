@@ -1,52 +1,73 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): time `bpfkeys resolve` on generated objects with
-# 1k, 10k, 100k and 1M static-key sites, and print the growth per 10x step
-# next to n log n's; llvm-objcopy copying the same object is the peer, a
-# linear pass over the same bytes, measured in the same run.
+# 1k, 10k, 100k and 1M static-key sites, at 1000, 10 and 1 sites per
+# function (so 1k to 1M functions), and print the growth per 10x step next
+# to n log n's; llvm-objcopy copying the same object is the peer, a linear
+# pass over the same bytes, measured in the same run.
 #
 #   bench/bpfkeys/run.sh [BPFKEYS] [SIZES...]
 # BPFKEYS defaults to build/bin/bpfkeys (build without BPFSK_SANITIZE for
-# meaningful numbers). Each time is the best of 3 runs.
+# meaningful numbers). Environment: SITES_PER_FUNCTION (default "1000 10 1"),
+# RUNS (default 3). Each time is the best of RUNS runs: wall time, and the CPU
+# time (user + system) of that run, which other load on the machine disturbs
+# less. BENCH_SMOKE=1: 1,000 sites, one run (test/bench).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bpfkeys=${1:-$repo/build/bin/bpfkeys}
 shift || true
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000 1000000)
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	[ ${#sizes[@]} -gt 0 ] || sizes=(1000)
+	runs=${RUNS:-1}
+else
+	[ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000 1000000)
+	runs=${RUNS:-3}
+fi
+read -r -a per_function <<<"${SITES_PER_FUNCTION:-1000 10 1}"
 objcopy=/usr/lib/llvm-22/bin/llvm-objcopy
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cc -O2 -Wall -Wextra -Werror "$repo/bench/bpfkeys/gen.c" -lelf -lbpf -o "$work/gen"
 
-best_of_3() { # command... -> seconds (best of 3)
-	local best= t0 t1 t
-	for _ in 1 2 3; do
-		t0=$(date +%s%N)
-		"$@" >/dev/null 2>&1
-		t1=$(date +%s%N)
-		t=$(( t1 - t0 ))
-		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
-	done
-	awk -v ns="$best" 'BEGIN { printf "%.4f", ns / 1e9 }'
+best() { # command... -> "wall_s cpu_s" of the fastest of RUNS runs; fails if the command does
+	python3 - "$runs" "$@" <<-'PY'
+	import resource, subprocess, sys, time
+	best = None
+	for _ in range(int(sys.argv[1])):
+	    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+	    t0 = time.perf_counter()
+	    subprocess.run(sys.argv[2:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+	    wall = time.perf_counter() - t0
+	    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+	    cpu = r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
+	    if best is None or wall < best[0]:
+	        best = (wall, cpu)
+	print("%.4f %.4f" % best)
+	PY
 }
 
-printf '%-9s %10s %10s %9s %12s %9s %11s %9s\n' sites "resolve_s" "ns/site" "growth" "nlogn_growth" "peer_s" "resolve/peer" "obj_MB"
-prev_n= prev_t=
-for n in "${sizes[@]}"; do
-	"$work/gen" "$n" "$work/in.o" >/dev/null
-	t=$(best_of_3 "$bpfkeys" resolve "$work/in.o" -o "$work/out.o")
-	"$bpfkeys" resolve "$work/in.o" -o "$work/out.o" 2>/dev/null # must succeed
-	peer=$(best_of_3 "$objcopy" "$work/in.o" "$work/copy.o")
-	mb=$(awk -v b="$(stat -c %s "$work/in.o")" 'BEGIN { printf "%.1f", b / 1048576 }')
-	if [ -n "$prev_n" ]; then
-		growth=$(awk -v a="$t" -v b="$prev_t" 'BEGIN { printf "%.2fx", a / b }')
-		nlogn=$(awk -v n="$n" -v p="$prev_n" 'BEGIN { printf "%.2fx", n * log(n) / (p * log(p)) }')
-	else
-		growth=- nlogn=-
-	fi
-	printf '%-9s %10s %10.0f %9s %12s %9s %11.2f %9s\n' "$n" "$t" \
-		"$(awk -v t="$t" -v n="$n" 'BEGIN { print t * 1e9 / n }')" "$growth" "$nlogn" "$peer" \
-		"$(awk -v a="$t" -v b="$peer" 'BEGIN { print (b > 0) ? a / b : 0 }')" "$mb"
-	prev_n=$n prev_t=$t
+for spf in "${per_function[@]}"; do
+	echo "sites per function: $spf"
+	printf '%-9s %9s %8s %8s %8s %12s %8s %8s %10s %9s %7s\n' sites resolve_s cpu_s ns/site \
+		growth nlogn_growth peer_s peer_cpu wall/peer cpu/peer obj_MB
+	prev_n= prev_t=
+	for n in "${sizes[@]}"; do
+		"$work/gen" "$n" "$work/in.o" 64 "$spf" >/dev/null
+		read -r t cpu < <(best "$bpfkeys" resolve "$work/in.o" -o "$work/out.o")
+		"$bpfkeys" resolve "$work/in.o" -o "$work/out.o" 2>/dev/null # must succeed
+		read -r peer peer_cpu < <(best "$objcopy" "$work/in.o" "$work/copy.o")
+		if [ -n "$prev_n" ]; then
+			growth=$(awk -v a="$t" -v b="$prev_t" 'BEGIN { printf "%.2fx", a / b }')
+			nlogn=$(awk -v n="$n" -v p="$prev_n" 'BEGIN { printf "%.2fx", n * log(n) / (p * log(p)) }')
+		else
+			growth=- nlogn=-
+		fi
+		awk -v n="$n" -v t="$t" -v c="$cpu" -v g="$growth" -v l="$nlogn" -v p="$peer" \
+			-v pc="$peer_cpu" -v b="$(stat -c %s "$work/in.o")" 'BEGIN {
+			printf("%-9s %9.4f %8.4f %8.0f %8s %12s %8.4f %8.4f %10.2f %9.2f %7.1f\n",
+			       n, t, c, t * 1e9 / n, g, l, p, pc, p > 0 ? t / p : 0,
+			       pc > 0 ? c / pc : 0, b / 1048576) }'
+		prev_n=$n prev_t=$t
+	done
 done

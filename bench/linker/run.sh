@@ -1,26 +1,40 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): bpfld vs libbpf's linker (`bpftool gen object`) on
-# generated sets of 100 and 1,000 small BPF objects, each with one map, one
-# global variable, one static and one weak function and one program. Both
-# linkers run in the same invocation, interleaved; prints the median times,
-# the ratio, and how each grows from 100 to 1,000 objects (10x = linear).
+# generated sets of 100, 1,000 and 10,000 small BPF objects, each with one
+# map, one global variable, one static and one weak function and one program.
+# Both linkers run in the same invocation, interleaved; prints the median
+# times, the ratio, and how each grows from one count to the next (10x =
+# linear).
 #
-#   bench/linker/run.sh [COUNTS...]    (default: 100 1000)
+#   bench/linker/run.sh [COUNTS...]    (default: 100 1000 10000)
 # Environment: RUNS (repetitions per measurement, default 11),
-#   BPFSK_CACHE (generated objects are cached there, default /var/cache/bpfsk).
+#   BENCH_SMOKE=1 (test/bench: 10 and 20 objects, one run each),
+#   BPFLD (the bpfld to time; default: an optimised build made here),
+#   BPFSK_CACHE (generated objects are cached there, default /var/cache/bpfsk;
+#   10,000 objects take about ten minutes to generate the first time).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
 counts=("$@")
-[ ${#counts[@]} -gt 0 ] || counts=(100 1000)
-runs=${RUNS:-11}
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	[ ${#counts[@]} -gt 0 ] || counts=(10 20)
+	runs=${RUNS:-1}
+else
+	[ ${#counts[@]} -gt 0 ] || counts=(100 1000 10000)
+	runs=${RUNS:-11}
+fi
 
 # An optimised bpfld without sanitizers (the tree's build may use ASan). The
 # top-level project: bpfld needs elfobj/, which linker/ alone does not build.
-release=$build/bench-release
-cmake -S "$repo" -B "$release" -DCMAKE_BUILD_TYPE=Release -DBPFSK_SANITIZE=OFF >/dev/null
-cmake --build "$release" --target bpfld -j 2 >/dev/null
-bpfld=$release/bin/bpfld
+if [ -n "${BPFLD:-}" ]; then
+	bpfld=$BPFLD
+else
+	release=$build/bench-release
+	cmake -S "$repo" -B "$release" -DCMAKE_BUILD_TYPE=Release -DBPFSK_SANITIZE=OFF >/dev/null
+	cmake --build "$release" --target bpfld -j 2 >/dev/null
+	bpfld=$release/bin/bpfld
+fi
+command -v bpftool >/dev/null || { echo "bench/linker: error: bpftool missing (apt-get install bpftool)" >&2; exit 1; }
 
 clang=/usr/lib/llvm-22/bin/clang
 gen_object() {
@@ -94,8 +108,10 @@ for n in counts:
         m_ours, m_peer = results[n][k]
         print('%5d objects, %s: bpfld %8.2f ms   bpftool gen object %8.2f ms   bpfld/bpftool = %.2f'
               % (n, what, m_ours * 1e3, m_peer * 1e3, m_ours / m_peer))
-if len(counts) > 1:
-    a, b = counts[0], counts[-1]
+steps = list(zip(counts, counts[1:]))
+if len(counts) > 2:
+    steps.append((counts[0], counts[-1]))
+for a, b in steps:
     for k, what in ((0, 'wall'), (1, 'cpu ')):
         print('growth %d -> %d objects (x%.0f), %s: bpfld x%.1f, bpftool gen object x%.1f'
               % (a, b, b / a, what, results[b][k][0] / results[a][k][0],
