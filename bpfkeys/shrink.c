@@ -304,7 +304,10 @@ static void lay_out(const struct bk_object *obj, const struct code_scan *c, cons
 		l->order[i] = i;
 	l->moved = false;
 	choose_kept(obj, c, taken, l->order, pos, l->kept);
-	if (place && bk_place_blocks(obj, c, taken, l->kept, l->order)) {
+	/* each move deletes a kept jump (the site's), so rounds end; a few suffice */
+	for (int round = 0; place && round < 16; round++) {
+		if (!bk_place_blocks(obj, c, taken, l->kept, l->order, pos))
+			break;
 		for (uint64_t q = 0; q < c->count; q++)
 			pos[l->order[q]] = q;
 		choose_kept(obj, c, taken, l->order, pos, l->kept);
@@ -332,7 +335,7 @@ static int64_t new_rel(const struct bk_code_layout *l, uint64_t from, int64_t ta
 
 /* A relocated call or ld_imm64 into moved code: its in-place addend. */
 static int fix_relocated(struct bk_object *obj, const struct bk_shrink *shrink, size_t s,
-			 uint64_t i, const GElf_Rel *rel, struct bk_insn *insn)
+			 uint64_t i, const GElf_Rel *rel, struct bk_insn *insn, bool second_half)
 {
 	const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 	size_t ts = sym->st_shndx;
@@ -343,12 +346,13 @@ static int fix_relocated(struct bk_object *obj, const struct bk_shrink *shrink, 
 		return 0;
 	int64_t new_sym = (int64_t)bk_shrink_byte(shrink, ts, sym->st_value);
 
-	if (insn->code == BPF_CALL_CODE && type == BK_R_BPF_64_32) {
+	/* only what code_roots made an entry can be retargeted */
+	if (insn->code == BPF_CALL_CODE && type == BK_R_BPF_64_32 && !second_half) {
 		uint64_t target = sym->st_value / BK_INSN_SIZE + (uint64_t)((int64_t)insn->imm + 1);
 
 		insn->imm = (int32_t)((int64_t)shrink->layout[ts].new_index[target] -
 				      new_sym / BK_INSN_SIZE - 1);
-	} else if (insn->code == BPF_LD_IMM64_CODE && type == BK_R_BPF_64_64) {
+	} else if (insn->code == BPF_LD_IMM64_CODE && type == BK_R_BPF_64_64 && !second_half) {
 		uint64_t byte = sym->st_value + (uint64_t)(int64_t)insn->imm;
 
 		insn->imm = (int32_t)((int64_t)bk_shrink_byte(shrink, ts, byte) - new_sym);
@@ -407,7 +411,7 @@ static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const str
 		}
 		rel = bk_find_rel(sec, i * BK_INSN_SIZE, &nrel);
 		for (size_t r = 0; r < nrel; r++)
-			if (fix_relocated(obj, shrink, s, i, &rel[r], &insn))
+			if (fix_relocated(obj, shrink, s, i, &rel[r], &insn, c->second_half[i]))
 				return -1;
 		memcpy(out + l->new_index[i] * BK_INSN_SIZE, &insn, sizeof(insn));
 	}

@@ -61,8 +61,9 @@ static inline bool is_plain_ja(const struct bk_insn *insn)
 }
 
 /* Puts the block a taken site jumps to in the site's place where that is safe
- * (shrink_place.c): writes the new order of old indices, returns the moves. */
+ * (shrink_place.c): one round over the current order (pos: its inverse),
+ * rewritten in place; returns the moves made. */
 size_t bk_place_blocks(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
-		       const bool *kept, uint64_t *order);
+		       const bool *kept, uint64_t *order, const uint64_t *pos);
 
 #endif

@@ -13,7 +13,11 @@
  * fall through either (a kept exit or ja), T..E and the site lie in one
  * function, and moved spans do not overlap. Every jump is retargeted from
  * the order afterwards (shrink.c), so other jumps into T..E stay right.
+ * Spans moved in one round do not overlap; shrink.c runs rounds on the new
+ * order (a site that was inside a moved span gets its turn in the next).
  */
+#include <stdlib.h>
+
 #include "shrink.h"
 
 /* Does a kept instruction let control fall to the next one? */
@@ -30,27 +34,33 @@ static bool falls_through(const struct bk_object *obj, const struct code_scan *c
 	return !(is_jump_class(insn.code) && (insn.code & BPF_OP_MASK) == BPF_OP_EXIT);
 }
 
-/* End E of the block at T: the first kept instruction that does not fall through. */
+/* End E of the block at position T: the first kept instruction that does not fall through. */
 static bool block_end(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
-		      const bool *kept, uint64_t t, uint64_t fn_end, uint64_t *end)
+		      const bool *kept, const uint64_t *order, uint64_t t, uint64_t fn_end,
+		      uint64_t *end)
 {
-	for (uint64_t k = t; k < fn_end; k++) {
+	for (uint64_t p = t; p < fn_end; p++) {
+		uint64_t k = order[p];
+
 		/* deleted ones are passed over: dead ones, and jumps to the next kept */
 		if (c->second_half[k] || !c->reachable[k])
 			continue;
 		if (kept[k] && !falls_through(obj, c, taken, k)) {
-			*end = k;
+			*end = p;
 			return true;
 		}
 	}
 	return false;
 }
 
-/* The last instruction reached before T must be kept and not fall into T. */
+/* The last instruction reached before position T must be kept and not fall into T. */
 static bool nothing_falls_into(const struct bk_object *obj, const struct code_scan *c,
-			       const bool *taken, const bool *kept, uint64_t site, uint64_t t)
+			       const bool *taken, const bool *kept, const uint64_t *order,
+			       uint64_t site, uint64_t t)
 {
-	for (uint64_t k = t; k-- > site + 1;) {
+	for (uint64_t p = t; p-- > site + 1;) {
+		uint64_t k = order[p];
+
 		if (c->second_half[k] || !c->reachable[k])
 			continue;
 		return kept[k] && !falls_through(obj, c, taken, k);
@@ -59,34 +69,37 @@ static bool nothing_falls_into(const struct bk_object *obj, const struct code_sc
 }
 
 size_t bk_place_blocks(const struct bk_object *obj, const struct code_scan *c, const bool *taken,
-		       const bool *kept, uint64_t *order)
+		       const bool *kept, uint64_t *order, const uint64_t *pos)
 {
-	uint64_t busy_until = 0; /* spans moved so far end before this index */
+	uint64_t *next = bk_xcalloc(c->count, sizeof(uint64_t));
+	uint64_t busy_until = 0; /* spans moved in this round end before this position */
 	size_t moves = 0;
 
-	for (uint64_t i = 0; i < c->count; i++)
-		order[i] = i;
-	for (uint64_t i = 0; i < c->count; i++) {
+	memcpy(next, order, c->count * sizeof(uint64_t));
+	for (uint64_t q = 0; q < c->count; q++) {
+		uint64_t i = order[q], t, end, fn_end, p;
 		size_t k = c->site[i];
 		const struct bk_function *fn;
-		uint64_t t, end, fn_end, q;
 
-		if (k == NO_SITE || !taken[k] || !kept[i] || !c->reachable[i] || i < busy_until)
+		if (k == NO_SITE || !taken[k] || !kept[i] || !c->reachable[i] || q < busy_until)
 			continue;
+		/* a function's instructions keep its positions: moves stay inside it */
 		fn = &obj->functions[obj->sites[k].function];
 		fn_end = fn->start + fn->count;
-		t = obj->sites[k].target;
-		if (t <= i + 1 || t >= fn_end || fn->section != obj->sites[k].section ||
-		    !block_end(obj, c, taken, kept, t, fn_end, &end) ||
-		    !nothing_falls_into(obj, c, taken, kept, i, t))
+		t = pos[obj->sites[k].target];
+		if (t <= q + 1 || t >= fn_end || fn->section != obj->sites[k].section ||
+		    !block_end(obj, c, taken, kept, order, t, fn_end, &end) ||
+		    !nothing_falls_into(obj, c, taken, kept, order, q, t))
 			continue;
-		q = i + 1;
+		p = q + 1;
 		for (uint64_t m = t; m <= end; m++)
-			order[q++] = m;
-		for (uint64_t m = i + 1; m < t; m++)
-			order[q++] = m;
+			next[p++] = order[m];
+		for (uint64_t m = q + 1; m < t; m++)
+			next[p++] = order[m];
 		busy_until = end + 1;
 		moves++;
 	}
+	memcpy(order, next, c->count * sizeof(uint64_t));
+	free(next);
 	return moves;
 }
