@@ -2,9 +2,9 @@
 # Benchmark (not a test), on the host's stock kernel, as root: what a flip
 # by program replacement (libbpfkeys, docs/abi.md section 7) costs against
 # the size of the programs (about 100, 1,000, 10,000 instructions) and
-# their number (1 and 10 programs reaching one key, each on its own XDP
-# link), beside reloading the whole object (close, open, load, attach), in
-# one run. Medians of several rounds; see flip_latency.c for what is timed.
+# their number (1 and 10 programs reaching one key), with no link, each on
+# an XDP link of its own veth, and each on a tcx link, beside reloading the
+# whole object (close, open, load, attach XDP), in one run. Medians of several rounds; see flip_latency.c for what is timed.
 # The patched kernel's batched flip is bench/flip-batch (qemu TCG: not
 # comparable in absolute time with this host).
 #
@@ -37,23 +37,36 @@ for insns in 100 1000 10000; do
 			printf '#define BODY'
 			for ((i = 0; i < insns; i++)); do printf ' asm volatile("%%0 += 1" : "+r"(acc));'; done
 			echo
+			echo '#ifdef TC'
+			echo '#define CTX struct __sk_buff'
+			echo '#define SECTION "tc"'
+			echo '#else'
+			echo '#define CTX struct xdp_md'
+			echo '#define SECTION "xdp"'
+			echo '#endif'
 			for ((p = 0; p < progs; p++)); do
-				echo "SEC(\"xdp\") int prog_$p(struct xdp_md *ctx)"
+				echo "SEC(SECTION) int prog_$p(CTX *ctx)"
 				echo '{ __u64 acc = ctx->data_end - ctx->data;'
 				echo '  if (bpf_static_branch_unlikely(&bench_key)) acc += 7;'
 				echo '  BODY'
-				echo '  return acc & 1 ? XDP_PASS : XDP_DROP; }'
+				echo '  return acc & 1; }'
 			done
 			echo 'char LICENSE[] SEC("license") = "GPL";'
 		} > "$src"
-		"$build/bin/clang" "${cflags[@]}" -c "$src" -o "$out/bench_${insns}_${progs}.o"
-		"$build/bin/bpfld" -o "$out/linked_${insns}_${progs}.o" "$out/bench_${insns}_${progs}.o"
+		# the same programs as XDP and as tc (for tcx links)
+		for kind in xdp tc; do
+			def=(); [ $kind = tc ] && def=(-DTC)
+			"$build/bin/clang" "${cflags[@]}" "${def[@]}" -c "$src" -o "$out/bench_${kind}_${insns}_${progs}.o"
+			"$build/bin/bpfld" -o "$out/linked_${kind}_${insns}_${progs}.o" "$out/bench_${kind}_${insns}_${progs}.o"
+		done
 	done
 done
 echo "bench/stock-flip: $(uname -r), $(nproc) CPUs, $rounds rounds (median, min), host shared with other work"
-printf '%-18s %-11s %-20s %-20s %-20s %s\n' "insns x programs" "xlated/prog" "flip, no links" "flip, XDP links" "reload + attach" "reload / flip"
+printf '%-18s %-11s %-20s %-20s %-20s %-20s %s\n' "insns x programs" "xlated/prog" "flip, no links" \
+	"flip, XDP links" "flip, tcx links" "reload + attach" "reload / flip"
 for insns in 100 1000 10000; do
 	for progs in 1 10; do
-		"$out/flip_latency" "$out/linked_${insns}_${progs}.o" "$rounds" "$insns x $progs"
+		"$out/flip_latency" "$out/linked_xdp_${insns}_${progs}.o" "$out/linked_tc_${insns}_${progs}.o" \
+			"$rounds" "$insns x $progs"
 	done
 done
