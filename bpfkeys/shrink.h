@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Shared by shrink.c and shrink_place.c: one code section as shrink sees it. */
+/* Shared by shrink.c, shrink_reach.c and shrink_place.c: one code section as shrink sees it. */
 #ifndef BPFKEYS_SHRINK_H
 #define BPFKEYS_SHRINK_H
 
@@ -59,6 +59,12 @@ static inline bool is_plain_ja(const struct bk_insn *insn)
 {
 	return (insn->code == BPF_JA_CODE || insn->code == BPF_GOTOL_CODE) && !bk_insn_src(insn);
 }
+
+/* shrink_reach.c */
+void bk_shrink_scan_init(struct bk_object *obj, struct code_scan *c, size_t s);
+/* entries from calls, callbacks and data relocations, into sections with sites */
+int bk_shrink_roots(struct bk_object *obj, struct code_scan *scan);
+int bk_shrink_reach(struct bk_object *obj, struct code_scan *c, size_t s, const bool *taken);
 
 /* Puts the block a taken site jumps to in the site's place where that is safe
  * (shrink_place.c): one round over the current order (pos: its inverse),

@@ -25,7 +25,7 @@ rm -rf "$out/corpus" "$out/new"
 mkdir -p "$out/corpus" "$out/new" "$out/artifacts"
 
 srcs=("$repo"/elfobj/{diag,read,btf,static_keys,output}.c)
-for f in diag read maps callgraph resolve format write shrink shrink_place shrink_refs lower list fuzz; do
+for f in diag read maps callgraph resolve format write shrink shrink_reach shrink_place shrink_refs lower list fuzz; do
 	srcs+=("$repo/bpfkeys/$f.c")
 done
 "$cc" -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
