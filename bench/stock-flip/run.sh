@@ -9,10 +9,16 @@
 # comparable in absolute time with this host).
 #
 #   bench/stock-flip/run.sh [ROUNDS]     (BPFSK_BUILD as for the tests)
+# BENCH_SMOKE=1: one round at about 100 instructions, 1 and 2 programs (test/bench).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
-rounds=${1:-15}
+insn_counts=(100 1000 10000) program_counts=(1 10)
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	rounds=${1:-1} insn_counts=(100) program_counts=(1 2)
+else
+	rounds=${1:-15}
+fi
 out=$build/bench/stock-flip
 mkdir -p "$out"
 # the library without sanitizers: a build of its own next to the tests' one
@@ -25,8 +31,8 @@ cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$repo/libbpfkeys" \
 
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 cflags=(--target=bpf -O2 -g -mcpu=v4 -I/usr/include/$multiarch -I"$repo/runtime-headers")
-for insns in 100 1000 10000; do
-	for progs in 1 10; do
+for insns in "${insn_counts[@]}"; do
+	for progs in "${program_counts[@]}"; do
 		src=$out/bench_${insns}_${progs}.c
 		{
 			echo '#include <linux/bpf.h>'
@@ -64,8 +70,8 @@ done
 echo "bench/stock-flip: $(uname -r), $(nproc) CPUs, $rounds rounds (median, min), host shared with other work"
 printf '%-18s %-11s %-20s %-20s %-20s %-20s %s\n' "insns x programs" "xlated/prog" "flip, no links" \
 	"flip, XDP links" "flip, tcx links" "reload + attach" "reload / flip"
-for insns in 100 1000 10000; do
-	for progs in 1 10; do
+for insns in "${insn_counts[@]}"; do
+	for progs in "${program_counts[@]}"; do
 		"$out/flip_latency" "$out/linked_xdp_${insns}_${progs}.o" "$out/linked_tc_${insns}_${progs}.o" \
 			"$rounds" "$insns x $progs"
 	done
