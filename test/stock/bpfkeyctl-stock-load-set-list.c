@@ -20,8 +20,8 @@
 // CHECK-NEXT: stock kernel pins (libbpfkeys): 2 key(s), 2 program(s)
 // CHECK-NEXT: key key_a: off
 // CHECK-NEXT: key key_b: off
-// CHECK-NEXT: program prog_one: id [[ONE:[0-9]+]]
-// CHECK-NEXT: program prog_two: id [[TWO:[0-9]+]]
+// CHECK-NEXT: program prog_one: id [[ONE:[0-9]+]], {{[0-9]+}} insns xlated, {{[0-9]+}} bytes jited
+// CHECK-NEXT: program prog_two: id [[TWO:[0-9]+]], {{[0-9]+}} insns xlated, {{[0-9]+}} bytes jited
 // CHECK-LABEL: == run
 // CHECK-NEXT: prog_one = 0
 // CHECK-NEXT: prog_two = 0
@@ -37,8 +37,8 @@
 // CHECK-NEXT: stock kernel pins (libbpfkeys): 2 key(s), 2 program(s)
 // CHECK-NEXT: key key_a: on
 // CHECK-NEXT: key key_b: on
-// CHECK-NOT: id [[ONE]]
-// CHECK-NOT: id [[TWO]]
+// CHECK-NOT: id [[ONE]],
+// CHECK-NOT: id [[TWO]],
 // CHECK-LABEL: == errors
 // CHECK-NEXT: libbpfkeys: /sys/fs/bpf/bpfkeyctl-stock-{{[0-9]+}}: error: no static key named 'no_such_key'
 // CHECK-NEXT: exit 1

@@ -43,7 +43,7 @@ static void usage(FILE *f)
 		"         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
 		"         each program's current version\n"
 		"  set    set KEY on or off: says which programs were replaced\n"
-		"  list   keys and their states, programs and their ids\n"
+		"  list   keys and their states, programs: ids and loaded sizes\n"
 		"\n"
 		"Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
 }
@@ -228,7 +228,9 @@ static int cmd_list(int argc, char **argv)
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 			printf("program %s: not loaded\n", name);
 		else
-			printf("program %s: id %u\n", name, info.id);
+			/* the size shows what a flip changed: dead code is not loaded */
+			printf("program %s: id %u, %u insns xlated, %u bytes jited\n", name, info.id,
+			       info.xlated_prog_len / 8, info.jited_prog_len);
 	}
 	bpfkeys_close(obj);
 	return 0;
