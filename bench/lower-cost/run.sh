@@ -21,7 +21,11 @@ cflags=(--target=bpf -O2 -g -mcpu=v4 -I/usr/include/$multiarch -I"$repo/runtime-
 src=$repo/bench/lower-cost/count.c
 
 cc -O1 -Wall -Wextra -Werror -o "$out/info" "$repo/test/bpfkeys/Inputs/bpf_prog_info.c" -lbpf
-# the r10-compare lowering, from the sources before dead-code removal
+# the r10-compare lowering, from the sources before dead-code removal (needs the history)
+if ! git -C "$repo" cat-file -e "$R10_COMMIT^{commit}" 2>/dev/null; then
+	echo "bench/lower-cost: commit $R10_COMMIT (bpfkeys before dead-code removal) is not in this clone (shallow?): clone with history or set R10_COMMIT" >&2
+	exit 1
+fi
 git -C "$repo" archive "$R10_COMMIT" bpfkeys elfobj | tar -x -C "$out/r10"
 (cd "$out/r10" && cc -std=c11 -D_GNU_SOURCE -O1 -Ielfobj -Ibpfkeys \
 	elfobj/{diag,read,btf,static_keys,output}.c \
