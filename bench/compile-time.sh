@@ -26,10 +26,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Wall time in ns of compiling every corpus source once, one clang process each.
 compile_corpus() {
-	local cc=$1 start end f
+	local cc=$1 start end f extra
 	start=$(date +%s%N)
 	for f in "${sources[@]}"; do
-		"$cc" "${flags[@]}" -c "$f" -o "$tmp/out.o"
+		# The corpus's per-source flags, as test/llvm/Inputs/compare-corpus.sh reads them.
+		read -r -a extra <<<"$(sed -n 's|^// corpus-cflags: ||p' "$f")"
+		"$cc" "${flags[@]}" "${extra[@]}" -c "$f" -o "$tmp/out.o"
 	done
 	end=$(date +%s%N)
 	echo $((end - start))

@@ -68,8 +68,9 @@ link_into_build() {
 	for t in "${tools[@]}"; do
 		ln -sfn "$install/bin/$t" "$build/bin/$t"
 	done
-	# For a copy of build/bin/clang: the resource dir is found next to bin/.
-	ln -sfn /usr/lib/llvm-22/lib/clang/22 "$build/lib/clang/22"
+	# For a copy of build/bin/clang (which reads no clang.cfg): the
+	# resource dir is found next to bin/.
+	ln -sfn "$(readlink "$install/lib/clang/22")" "$build/lib/clang/22"
 }
 
 if [ -f "$install/.complete" ] && [ "${BPFSK_LLVM_FORCE:-0}" != 1 ]; then

@@ -10,7 +10,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf_static_keys.h>
 
-// CHECK-DAG: /lib/clang/22/include/stddef.h
+// CHECK-DAG: /usr/lib/llvm-22/lib/clang/22/include/stddef.h
 // CHECK-DAG: /usr/include/bpf/bpf_helpers.h
 // CHECK-DAG: /usr/include/{{.*}}-linux-gnu/asm/types.h
 

@@ -12,9 +12,12 @@
 #      mc:      STOCK/PATCHED are llvm-mc; asm from STOCK_CLANG, compare objects.
 #      objdump: STOCK/PATCHED are llvm-objdump; objects from STOCK_CLANG,
 #               compare `-d -r` output.
+# A source may name flags of its own for both compilers in a line
+# "// corpus-cflags: ...".
 set -euo pipefail
 mode=$1 out=$2 stock=$3 patched=$4
 shift 4
+common=("$@")
 corpus=$(cd "$(dirname "$0")/corpus" && pwd)
 rm -rf "$out"
 mkdir -p "$out"
@@ -22,6 +25,8 @@ n=0 fwd_order=0 fwd_names=
 for src in "$corpus"/*.c; do
 	name=$(basename "$src" .c)
 	s=$out/$name.stock p=$out/$name.patched
+	read -r -a extra <<<"$(sed -n 's|^// corpus-cflags: ||p' "$src")"
+	set -- "${common[@]}" "${extra[@]}"
 	case $mode in
 	cc)
 		"$stock" "$@" -c "$src" -o "$s"
