@@ -39,6 +39,8 @@ subtrees=(
 	$top/llvm/tools/llvm-mc
 	$top/llvm/tools/llvm-objdump
 	$top/llvm/cmake/modules/llvm-driver-template.cpp.in
+	$top/llvm/test/MC/BPF
+	$top/llvm/test/CodeGen/BPF
 )
 tools=(clang llc llvm-mc llvm-objdump)
 
@@ -68,6 +70,7 @@ link_into_build() {
 	for t in "${tools[@]}"; do
 		ln -sfn "$install/bin/$t" "$build/bin/$t"
 	done
+	ln -sfn "$install/llvm-test" "$build/llvm-test"
 	# For a copy of build/bin/clang (which reads no clang.cfg): the
 	# resource dir is found next to bin/.
 	ln -sfn "$(readlink "$install/lib/clang/22")" "$build/lib/clang/22"
@@ -165,6 +168,10 @@ log "building with ninja -j$jobs"
 ninja -C "$objdir" -j "$jobs" bpfsk_clang bpfsk_llc bpfsk_llvm-mc bpfsk_llvm-objdump
 rm -rf "$install.tmp"
 cmake --install "$objdir" >/dev/null
+# The BPF tests of the patched tree, upstream's and the series', kept with the
+# tools built from it: test/llvm/Patches runs them.
+mkdir -p "$install.tmp/llvm-test"
+cp -R "$src/llvm/test/MC" "$src/llvm/test/CodeGen" "$install.tmp/llvm-test/"
 touch "$install.tmp/.complete"
 rm -rf "$install"
 mv "$install.tmp" "$install"

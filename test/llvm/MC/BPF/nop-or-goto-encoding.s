@@ -1,7 +1,0 @@
-# nop_or_goto is BPF_JMP|BPF_JA (0x05) with src_reg 3, offset in off.
-# RUN: %llvm-mc -triple bpfel -show-encoding %s | FileCheck %s
-
-nop_or_goto +2
-# CHECK: nop_or_goto +2 # encoding: [0x05,0x30,0x02,0x00,0x00,0x00,0x00,0x00]
-nop_or_goto -32768
-# CHECK: nop_or_goto -32768 # encoding: [0x05,0x30,0x00,0x80,0x00,0x00,0x00,0x00]
