@@ -55,7 +55,7 @@ for src in "$corpus"/*.c; do
 	fi
 	# clang-22 numbers BTF forward declarations in heap-address order (its
 	# order changes with the length of the -o path); the patched one in
-	# order of first use (patch 0005). With two or more of them, accept a
+	# order of first use (patch 0004). With two or more of them, accept a
 	# difference confined to .BTF that is only that order: same objects
 	# without .BTF, same BTF types once type ids are masked.
 	# For -S output: the text outside .BTF must be identical, and the
