@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Builds what scripts/upstream-suites.sh runs: two x86_64 kernels of Debian's
+# linux-source-6.12 6.12.118 with the same "suites" config (tinyconfig +
+# kernel-patches/config.fragment + kernel-patches/config-suites.fragment),
+#
+#   baseline   the tree as Debian ships it
+#   patched    the tree with kernel-patches/*.patch applied
+#
+# and, from each variant's tree, upstream's test_verifier
+# (tools/testing/selftests/bpf, with that tree's libbpf) and bpf_testmod.ko
+# (built against that variant's kernel). Outputs, per variant:
+#
+#   $BPFSK_CACHE/suites-x86_64/out-<variant>/
+#     bzImage, config, bpf_testmod.ko, test_verifier,
+#     test_verifier.cases   number of test_verifier cases (its tests[] array)
+#
+#   scripts/upstream-suites-build.sh [baseline|patched]...   (default: both)
+#
+# Cached like scripts/build-kernel.sh, but in a tree of its own (the test
+# command's tree is left alone): $BPFSK_CACHE/suites-x86_64/src is extracted
+# once; both variants are built in one object directory from that tree,
+# switching the series in or out, so that the second variant only rebuilds
+# what the series touches. A variant whose inputs (package version, tarball
+# size, both fragments, this script, and for "patched" the series) have not
+# changed only checks its stamp. BPFSK_KERNEL_JOBS sets make's parallelism
+# (default 2).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${BPFSK_CACHE:-/var/cache/bpfsk}
+jobs=${BPFSK_KERNEL_JOBS:-2}
+patches_dir=$repo/kernel-patches
+fragments=("$patches_dir/config.fragment" "$patches_dir/config-suites.fragment")
+tarball=/usr/src/linux-source-6.12.tar.xz
+pkg=linux-source-6.12
+want_version=6.12.118
+top=$cache/suites-x86_64
+src_root=$top/src
+tree=$src_root/linux-source-6.12
+obj=$top/obj
+selftests=$tree/tools/testing/selftests/bpf
+
+log() { printf 'upstream-suites-build: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(baseline patched)
+for v in "${variants[@]}"; do
+	case "$v" in
+		baseline | patched) ;;
+		*) die "unknown variant '$v': baseline or patched" ;;
+	esac
+done
+
+# --- inputs ------------------------------------------------------------------
+[ -r "$tarball" ] || die "$tarball missing: apt-get install $pkg (scripts/install-deps.sh)"
+pkg_version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
+case "$pkg_version" in
+	"$want_version"-*) ;;
+	*) die "$pkg is '$pkg_version', the series is for $want_version" ;;
+esac
+for tool in gcc make flex bison bc pahole nm; do
+	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
+done
+mapfile -t patches < <(find "$patches_dir" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
+[ ${#patches[@]} -gt 0 ] || die "no patches in $patches_dir"
+series_hash=$(cat "${patches[@]}" | sha256sum | cut -c1-16)
+
+variant_key() {
+	{
+		echo "$1 $pkg_version $(stat -c %s "$tarball")"
+		sha256sum "${fragments[@]}" "$0" | cut -d' ' -f1
+		[ "$1" = baseline ] || echo "$series_hash"
+	} | sha256sum | cut -c1-16
+}
+
+# --- the tree and its series ---------------------------------------------------
+# The series currently applied to $tree is kept in $tree/.bpfsk-applied/.
+applied_hash() {
+	local f=("$tree"/.bpfsk-applied/*.patch)
+	[ -e "${f[0]}" ] || { echo none; return; }
+	cat "${f[@]}" | sha256sum | cut -c1-16
+}
+
+extract() {
+	log "extracting $tarball"
+	rm -rf "$src_root"
+	mkdir -p "$src_root"
+	tar -C "$src_root" -xf "$tarball"
+	mkdir -p "$tree/.bpfsk-applied"
+	local v
+	v=$(make -s -C "$tree" kernelversion 2>/dev/null) || v="(unreadable)"
+	[ "$v" = "$want_version" ] || die "tarball has kernel $v, expected $want_version"
+}
+
+# Brings the tree to the wanted series: "none" (baseline) or the current one.
+# Files whose content ends up as it was get their mtime back, so that make
+# rebuilds only what really changed.
+switch_series() {
+	local want=$1 mtimes=$top/mtimes p old=("$tree"/.bpfsk-applied/*.patch)
+	local have
+	have=$(applied_hash)
+	[ "$have" = "$want" ] && return 0
+	[ -e "${old[0]}" ] || old=()
+	(cd "$tree" && cat "${old[@]}" "${patches[@]}" | sed -n 's|^+++ b/||p' | sort -u |
+		while read -r f; do
+			[ -f "$f" ] && printf '%s %s %s\n' "$(sha256sum <"$f" | cut -c1-64)" \
+				"$(stat -c %Y "$f")" "$f"
+		done) >"$mtimes" || true
+	if [ "$have" != none ]; then
+		log "reversing the applied series"
+		for p in $(ls "$tree"/.bpfsk-applied/*.patch | LC_ALL=C sort -r); do
+			if ! patch -d "$tree" -p1 -R -s -f --no-backup-if-mismatch <"$p" >/dev/null; then
+				log "reverse failed: starting from a fresh tree"
+				extract
+				break
+			fi
+		done
+		rm -f "$tree"/.bpfsk-applied/*.patch
+	fi
+	if [ "$want" != none ]; then
+		for p in "${patches[@]}"; do
+			log "applying $(basename "$p")"
+			patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p" ||
+				die "$(basename "$p") does not apply to linux-source $pkg_version"
+			cp "$p" "$tree/.bpfsk-applied/"
+		done
+	fi
+	(cd "$tree" && while read -r sum mtime f; do
+		if [ -f "$f" ] && [ "$(sha256sum <"$f" | cut -c1-64)" = "$sum" ]; then
+			touch -d "@$mtime" "$f"
+		fi
+	done) <"$mtimes"
+}
+
+# --- config: the same for both variants -------------------------------------------
+# Later fragments override earlier ones (config-suites.fragment turns IPv6 on);
+# every option of the merged list must end up in .config as asked.
+configure() {
+	local cfgdir=$top/cfg merged=$top/fragment.merged missing
+	rm -rf "$cfgdir"
+	mkdir -p "$cfgdir" "$obj"
+	make -s -C "$tree" O="$cfgdir" tinyconfig >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$cfgdir" "$cfgdir/.config" "${fragments[@]}" >/dev/null
+	make -s -C "$tree" O="$cfgdir" olddefconfig >/dev/null
+	# the last word on each option, in the order merge_config.sh applied them
+	cat "${fragments[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1 \2/p;
+		s/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1 n/p' |
+		awk '{ v[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+		     END { for (i = 1; i <= n; i++) print order[i], v[order[i]] }' >"$merged"
+	missing=$(while read -r opt val; do
+		if [ "$val" = n ]; then
+			! grep -q "^$opt=" "$cfgdir/.config" || echo " $opt=n"
+		else
+			grep -qx "$opt=$val" "$cfgdir/.config" || echo " $opt=$val"
+		fi
+	done <"$merged")
+	[ -z "$missing" ] || die "config fragments not honoured:$missing"
+	if ! cmp -s "$cfgdir/.config" "$obj/.config"; then
+		cp "$cfgdir/.config" "$obj/.config"
+		make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+	fi
+	rm -rf "$cfgdir"
+}
+
+# --- one variant ---------------------------------------------------------------------
+build_variant() {
+	local variant=$1 key out stamp start size count
+	key=$(variant_key "$variant")
+	out=$top/out-$variant
+	stamp=$out/stamp-$key
+	if [ -e "$stamp" ]; then
+		log "$variant up to date ($key): $out"
+		return 0
+	fi
+	start=$(date +%s)
+	[ -d "$tree/.bpfsk-applied" ] || extract
+	if [ "$variant" = baseline ]; then switch_series none; else switch_series "$series_hash"; fi
+	configure
+
+	log "$variant: building bzImage (-j$jobs)"
+	make -s -C "$tree" O="$obj" -j"$jobs" bzImage modules
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+	cp "$obj/.config" "$out/config"
+
+	# bpf_testmod.ko against this kernel (its BTF is split against vmlinux's)
+	log "$variant: building bpf_testmod.ko"
+	make -s -C "$tree" O="$obj" M="$selftests/bpf_testmod" clean >/dev/null
+	make -s -C "$tree" O="$obj" M="$selftests/bpf_testmod" -j"$jobs" modules
+	cp "$selftests/bpf_testmod/bpf_testmod.ko" "$out/"
+
+	# test_verifier from this tree (its libbpf and uapi headers); VMLINUX_BTF
+	# only has to name a file for the Makefile's checks
+	log "$variant: building test_verifier"
+	mkdir -p "$top/selftests-$variant"
+	make -s -C "$selftests" OUTPUT="$top/selftests-$variant" VMLINUX_BTF="$obj/vmlinux" \
+		-j"$jobs" "$top/selftests-$variant/test_verifier" >"$top/selftests-$variant.log" 2>&1 ||
+		die "test_verifier did not build: see $top/selftests-$variant.log"
+	cp "$top/selftests-$variant/test_verifier" "$out/"
+	# test_verifier runs all its cases when given a range past its last
+	# one: the runner needs the number of cases, sizeof(tests) / sizeof(*tests)
+	size=$(nm -S "$out/test_verifier" | awk '$4 == "tests" { print $2 }')
+	[ -z "$size" ] || size=$((16#$size))
+	count=$(pahole -C bpf_test "$out/test_verifier" | sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p')
+	[ -n "$size" ] && [ -n "$count" ] && [ "$count" -gt 0 ] && [ $((size % count)) = 0 ] ||
+		die "cannot count test_verifier's cases (tests[] size '$size', struct bpf_test size '$count')"
+	echo $((size / count)) >"$out/test_verifier.cases"
+
+	touch "$stamp"
+	log "$variant done in $(( $(date +%s) - start )) s: $out ($(cat "$out/test_verifier.cases") test_verifier cases)"
+}
+
+for v in "${variants[@]}"; do
+	build_variant "$v"
+done
