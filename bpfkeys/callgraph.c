@@ -64,7 +64,7 @@ int bk_build_functions(struct bk_object *obj)
 		fn->is_program = strcmp(sec->name, ".text") != 0;
 	}
 	obj->function_count = n;
-	qsort(obj->functions, n, sizeof(*obj->functions), cmp_function);
+	elfobj_sort(obj->functions, n, sizeof(*obj->functions), cmp_function);
 	for (size_t i = 0; i < n; i++) {
 		struct bk_function *fn = &obj->functions[i];
 		struct bk_function *next = i + 1 < n && obj->functions[i + 1].section == fn->section ?

@@ -73,6 +73,11 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	struct bpfkeys_instance *insts;
 	struct bpfkeys_site *sites;
 	size_t key_count = 0, *key_index = bk_xcalloc(obj->key_count, sizeof(size_t));
+	/* string offsets of each function's and section's name, 0 until added: an
+	 * instance and a site name both, and hashing them again each time was
+	 * most of the build */
+	uint32_t *function_name = bk_xcalloc(obj->function_count, sizeof(uint32_t));
+	uint32_t *section_name = bk_xcalloc(obj->section_count, sizeof(uint32_t));
 	uint8_t *buf;
 	uint64_t total;
 
@@ -85,6 +90,8 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	if (key_count > UINT32_MAX || obj->instance_count > UINT32_MAX ||
 	    obj->instance_site_count > UINT32_MAX / sizeof(struct bpfkeys_site)) {
 		bk_error(obj, "too many keys, instances or sites for format version %d", BPFKEYS_FORMAT_VERSION);
+		free(function_name);
+		free(section_name);
 		free(key_index);
 		free(st.data);
 		return -1;
@@ -113,8 +120,12 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 			out_key->first_instance = (uint32_t)i;
 		out_key->instance_count++;
 		insts[i].key = (uint32_t)key_index[inst->key];
-		insts[i].program = strtab_add(&st, prog->name);
-		insts[i].program_section = strtab_add(&st, obj->sections[prog->section].name);
+		if (!function_name[inst->program])
+			function_name[inst->program] = strtab_add(&st, prog->name);
+		if (!section_name[prog->section])
+			section_name[prog->section] = strtab_add(&st, obj->sections[prog->section].name);
+		insts[i].program = function_name[inst->program];
+		insts[i].program_section = section_name[prog->section];
 		insts[i].flags = out_key->flags;
 		insts[i].first_site = (uint32_t)inst->first_site;
 		insts[i].site_count = (uint32_t)inst->site_count;
@@ -122,8 +133,12 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 			const struct bk_site *site = &obj->sites[obj->instance_sites[s]];
 			const struct bk_function *fn = &obj->functions[site->function];
 
-			sites[s].function = strtab_add(&st, fn->name);
-			sites[s].section = strtab_add(&st, obj->sections[fn->section].name);
+			if (!function_name[site->function])
+				function_name[site->function] = strtab_add(&st, fn->name);
+			if (!section_name[fn->section])
+				section_name[fn->section] = strtab_add(&st, obj->sections[fn->section].name);
+			sites[s].function = function_name[site->function];
+			sites[s].section = section_name[fn->section];
 			sites[s].function_start = (uint32_t)fn->start;
 			sites[s].insn = (uint32_t)(site->insn - fn->start);
 			sites[s].flags = (site->jump_when_off ? BPFKEYS_SITE_JUMP_WHEN_OFF : 0) |
@@ -156,6 +171,8 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		free(sites);
 		free(st.data);
 		free(st.slots);
+		free(function_name);
+		free(section_name);
 		free(key_index);
 		return -1;
 	}
@@ -172,6 +189,8 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	free(sites);
 	free(st.data);
 	free(st.slots);
+	free(function_name);
+	free(section_name);
 	free(key_index);
 	return 0;
 }
