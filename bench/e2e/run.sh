@@ -9,11 +9,18 @@
 # ratios, not the absolute numbers, and expect them to differ on hardware.
 #
 #   bench/e2e/run.sh [REPEAT]
+# BENCH_SMOKE=1: the smallest run that prints every part (REPEAT 1000, flip
+# objects of 1 and 10 sites in 1 and 2 programs), for test/bench.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
 bin=$build/bin
-repeat=${1:-1000000}
+site_counts=(1 10 100 1000) program_counts=(1 10)
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	repeat=${1:-1000} site_counts=(1 10) program_counts=(1 2)
+else
+	repeat=${1:-1000000}
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/files"
@@ -23,8 +30,8 @@ cflags=(--target=bpf -O2 -g -mcpu=v4 -I"$repo/runtime-headers")
 "$bin/bpfld" -o "$work/branches.linked.o" "$work/branches.raw.o"
 "$bin/bpfkeys" resolve "$work/branches.linked.o" -o "$work/files/branches.o"
 objs=()
-for progs in 1 10; do
-	for sites in 1 10 100 1000; do
+for progs in "${program_counts[@]}"; do
+	for sites in "${site_counts[@]}"; do
 		name=flip_${sites}_${progs}
 		python3 "$repo/bench/e2e/gen-sites.py" "$sites" "$progs" >"$work/$name.c"
 		"$bin/clang" "${cflags[@]}" -c "$work/$name.c" -o "$work/$name.raw.o"

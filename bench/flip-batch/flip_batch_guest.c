@@ -44,7 +44,19 @@
 #include "bpfsk_test.h"	/* test/kernel: sys_bpf, insn_set_create, prog_load_log, prog_run */
 
 #define MAXP 10
+#ifdef FLIP_BATCH_SMOKE	/* BENCH_SMOKE=1 run.sh (test/bench): every row, 2 flips each */
+#define ROUNDS 1
+#define FLIPS 2
+#define FLIPS_LARGE 2
+#define FLIPS_PER_SITE_10K 2
+#define WARMUP_FLIPS 2
+#else
 #define ROUNDS 5
+#define FLIPS 200		/* per round, below 1,000 sites in total */
+#define FLIPS_LARGE 20		/* at >= 1,000 sites */
+#define FLIPS_PER_SITE_10K 6	/* the per-site path at 10,000 sites */
+#define WARMUP_FLIPS 1000
+#endif
 
 static double now_us(void)
 {
@@ -176,11 +188,12 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	printf("flip cost: us per flip of one key (S sites in each of P programs),\n"
-	       "  median of %d rounds of the mean over 200 flips (20 at >= 1000 sites)\n", ROUNDS);
+	       "  median of %d rounds of the mean over %d flips (%d at >= 1000 sites)\n", ROUNDS,
+	       FLIPS, FLIPS_LARGE);
 	/* warm up (first syscalls and flips after boot are slower), untimed */
 	load(1, &keys[0], &prog_fds[0]);
 	for (w = 0; w < NWAYS; w++)
-		measure(w, keys, prog_fds, 1, 1000);
+		measure(w, keys, prog_fds, 1, WARMUP_FLIPS);
 	close(prog_fds[0]);
 	close(keys[0]);
 
@@ -192,9 +205,9 @@ int main(void)
 				load(sites, &keys[p], &prog_fds[p]);
 			for (r = 0; r < ROUNDS; r++) {
 				for (w = 0; w < NWAYS; w++) {
-					n = sites * progs >= 1000 ? 20 : 200;
+					n = sites * progs >= 1000 ? FLIPS_LARGE : FLIPS;
 					if (w == PER_SITE && sites * progs >= 10000)
-						n = 6;
+						n = FLIPS_PER_SITE_10K;
 					round_t[w][r] = measure(w, keys, prog_fds, progs, n);
 				}
 			}

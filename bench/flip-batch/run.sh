@@ -10,12 +10,20 @@
 #
 #   bench/flip-batch/run.sh            # 1 vCPU
 #   BPFSK_QEMU_SMP=2 bench/flip-batch/run.sh
+#   BENCH_SMOKE=1 bench/flip-batch/run.sh   # one round of 2 flips: the table, no numbers to trust
 # (needs scripts/build-kernel.sh first; BPFSK_BUILD as for the tests)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+guest=$repo/bench/flip-batch/flip_batch_guest.c
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	printf '#define FLIP_BATCH_SMOKE 1\n#include "%s"\n' "$guest" >"$work/flip_batch_smoke.c"
+	guest=$work/flip_batch_smoke.c
+fi
 smp=${BPFSK_QEMU_SMP:-1}
 echo "bench/flip-batch: qemu TCG, $smp vCPU(s) (emulated CPU; absolute times are not hardware times)"
 # with 2 vCPUs, single-threaded TCG as in the SMP tests
 if [ "$smp" -gt 1 ]; then export BPFSK_QEMU_TCG_THREAD=${BPFSK_QEMU_TCG_THREAD:-single}; fi
 BPFSK_QEMU_SMP=$smp BPFSK_QEMU_TIMEOUT=${BPFSK_QEMU_TIMEOUT:-1800} \
-	"$repo/scripts/qemu-run.sh" "$repo/bench/flip-batch/flip_batch_guest.c" | grep -av '^=== '
+	"$repo/scripts/qemu-run.sh" "$guest" | grep -av '^=== '
