@@ -1,5 +1,6 @@
 // The bpfkeyctl CLI in the patched kernel: load a resolved object and pin it,
-// list programs and key instances, run programs, flip keys by name, load
+// list programs and key instances, run programs, flip keys by name (set says
+// the mechanism: one text-poke batch, and how many sites), load
 // with initial states set on the command line, and clear errors for an
 // unknown key, a directory where nothing is loaded, a bad state, a missing
 // program and a path that is not a program. Inputs/cli-session.sh is the
@@ -43,6 +44,7 @@ int main(void)
 	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf/e2e key_a on
 	// CHECK-NEXT: key_a/prog_one: on
 	// CHECK-NEXT: key_a/prog_two: on
+	// CHECK-NEXT: key_a: on (patched kernel: text poke, 4 site(s) in 2 program(s), one batch)
 	// CHECK-NEXT: [exit 0]
 	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/prog_one
 	// CHECK-NEXT: retval 7
@@ -51,6 +53,7 @@ int main(void)
 	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf/e2e key_b off
 	// CHECK-NEXT: key_b/prog_one: off
 	// CHECK-NEXT: key_b/prog_two: off
+	// CHECK-NEXT: key_b: off (patched kernel: text poke, 2 site(s) in 2 program(s), one batch)
 	// CHECK-LABEL: $ ./bpfkeyctl list /sys/fs/bpf/e2e
 	// CHECK: key key_a: on
 	// CHECK: key key_b: off

@@ -67,7 +67,9 @@ static void usage(FILE *f)
 		"  run    BPF_PROG_TEST_RUN a pinned program on a zeroed packet of --size\n"
 		"         bytes (default 64), --repeat times (default 1); prints retval\n"
 		"         and the kernel's mean duration per run\n"
-		"  set    set every instance of KEY on or off\n"
+		"  set    set every instance of KEY on or off, and say how: on the\n"
+		"         patched kernel one text-poke batch; on stock-kernel pins\n"
+		"         (bpfkeyctl-stock load) program replacement\n"
 		"  list   programs, keys, their instances and states\n"
 		"  jited  hex dump of a pinned program's JIT image\n"
 		"\n"
@@ -477,6 +479,7 @@ static int cmd_set(int argc, char **argv)
 	const char *pindir, *key;
 	struct dirent **names;
 	int n, i, nfds = 0, *fds, state_fd, idx, err = 0, flipped = 0;
+	unsigned long sites = 0;
 	bool on;
 
 	if (argc != 3) {
@@ -506,10 +509,17 @@ static int cmd_set(int argc, char **argv)
 			continue;
 		snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
 		fds[nfds] = bpf_obj_get(ipath);
-		if (fds[nfds] < 0)
+		if (fds[nfds] < 0) {
 			err = fail("%s: %s", ipath, strerror(errno));
-		else
+		} else {
+			/* an instance's entries are its sites: the jumps poked */
+			struct bpf_map_info info = {};
+			__u32 len = sizeof(info);
+
+			if (!bpf_map_get_info_by_fd(fds[nfds], &info, &len))
+				sites += info.max_entries;
 			nfds++;
+		}
 	}
 	if (!err && nfds && bpf_static_keys_update(fds, nfds, on, NULL))
 		err = fail("%s: cannot set %s: %s%s", path, on ? "on" : "off", strerror(errno),
@@ -528,6 +538,10 @@ static int cmd_set(int argc, char **argv)
 	free(names);
 	if (!flipped && !err)
 		printf("%s: unused key, no instance\n", key);
+	/* as bpfkeyctl-stock's "(stock kernel: program replacement, ...)" */
+	else if (!err)
+		printf("%s: %s (patched kernel: text poke, %lu site(s) in %d program(s), one batch)\n",
+		       key, on ? "on" : "off", sites, flipped);
 
 	snprintf(path, sizeof(path), "%s/state", pindir);
 	state_fd = bpf_obj_get(path);
