@@ -11,9 +11,34 @@
 
 #include "bpfkeys.h"
 
+/*
+ * The function holding a branch. Branches come sorted by (section,
+ * instruction) and so do functions (which do not overlap): the previous
+ * branch's function or the next one is the usual answer, before a search.
+ */
+static ssize_t branch_function(const struct bk_object *obj,
+			       const struct elfobj_static_branch *branch, size_t *hint)
+{
+	ssize_t found;
+
+	for (size_t f = *hint; f < obj->function_count && f <= *hint + 1; f++) {
+		const struct bk_function *fn = &obj->functions[f];
+
+		if (fn->section == branch->section && branch->insn >= fn->start &&
+		    branch->insn - fn->start < fn->count) {
+			*hint = f;
+			return (ssize_t)f;
+		}
+	}
+	found = bk_function_at(obj, branch->section, branch->insn);
+	if (found >= 0)
+		*hint = (size_t)found;
+	return found;
+}
+
 /* One branch elfobj checked against its entry: its key and function here. */
 static int read_site(struct bk_object *obj, const struct elfobj_static_branch *branch,
-		     struct bk_site *site)
+		     struct bk_site *site, size_t *function_hint)
 {
 	const char *kname = obj->symbol_names[branch->key_symbol];
 	const struct bk_section *code = &obj->sections[branch->section];
@@ -41,7 +66,7 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 			 BK_MAP_TYPE_INSN_SET);
 		return -1;
 	}
-	f = bk_function_at(obj, branch->section, branch->insn);
+	f = branch_function(obj, branch, function_hint);
 	if (f < 0) {
 		bk_error(obj, "key '%s': section %s offset 0x%llx: site is not inside a function",
 			 kname, code->name, (unsigned long long)branch->insn * BK_INSN_SIZE);
@@ -80,14 +105,14 @@ static int cmp_site(const void *a, const void *b)
 int bk_read_sites(struct bk_object *obj)
 {
 	struct elfobj_static_branch *branches;
-	size_t count;
+	size_t count, function_hint = 0;
 	int errors = 0;
 
 	if (elfobj_read_static_keys(&obj->file, &branches, &count))
 		return -1;
 	obj->sites = bk_xcalloc(count, sizeof(*obj->sites));
 	for (size_t i = 0; i < count; i++) {
-		if (read_site(obj, &branches[i], &obj->sites[obj->site_count]))
+		if (read_site(obj, &branches[i], &obj->sites[obj->site_count], &function_hint))
 			errors++;
 		else
 			obj->site_count++;

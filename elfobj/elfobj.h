@@ -162,6 +162,8 @@ int elfobj_compare_relocations(const void *a, const void *b);
  * entries, sorting them again was a large part of a tool's run.
  */
 void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const void *, const void *));
+bool elfobj_sorted(const void *base, size_t count, size_t size,
+		   int (*compare)(const void *, const void *));
 
 /* ---- output (output.c) ---- */
 struct elfobj_output {

@@ -39,15 +39,21 @@ int elfobj_compare_relocations(const void *a, const void *b)
 	return x->r_info < y->r_info ? -1 : x->r_info > y->r_info;
 }
 
-void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const void *, const void *))
+bool elfobj_sorted(const void *base, size_t count, size_t size,
+		   int (*compare)(const void *, const void *))
 {
 	const char *item = base;
 
 	for (size_t i = 1; i < count; i++, item += size)
-		if (compare(item, item + size) > 0) {
-			qsort(base, count, size, compare);
-			return;
-		}
+		if (compare(item, item + size) > 0)
+			return false;
+	return true;
+}
+
+void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const void *, const void *))
+{
+	if (!elfobj_sorted(base, count, size, compare))
+		qsort(base, count, size, compare);
 }
 
 const Elf64_Rel *elfobj_relocations(const struct elfobj *obj, size_t section, size_t *count)

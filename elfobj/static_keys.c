@@ -207,8 +207,8 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 {
 	const struct elfobj_section *keys = NULL;
 	const Elf64_Rel *(*by_field)[3] = NULL;
-	const Elf64_Rel *raw;
-	Elf64_Rel *rels = NULL;
+	const Elf64_Rel *rels;
+	Elf64_Rel *sorted = NULL;	/* a sorted copy, if the file's are out of order */
 	size_t count, rel_count = 0;
 	int errors = 0;
 
@@ -234,17 +234,22 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	if (!keys->rel_section)
 		return elfobj_error(obj->path, keys->name, "has %zu entries but no .rel.static_keys",
 				    count);
-	raw = elfobj_relocations(obj, (size_t)(keys - obj->sections), &rel_count);
-	rels = malloc(rel_count * sizeof(*rels) + 1);
+	/* in offset order, so that messages come in entry order */
+	rels = elfobj_relocations(obj, (size_t)(keys - obj->sections), &rel_count);
+	if (!elfobj_sorted(rels, rel_count, sizeof(*rels), elfobj_compare_relocations)) {
+		sorted = malloc(rel_count * sizeof(*sorted));
+		if (sorted) {
+			memcpy(sorted, rels, rel_count * sizeof(*sorted));
+			qsort(sorted, rel_count, sizeof(*sorted), elfobj_compare_relocations);
+		}
+		rels = sorted;
+	}
 	by_field = calloc(count, sizeof(*by_field));
 	*branches = calloc(count, sizeof(**branches));
-	if (!rels || !by_field || !*branches) {
+	if ((!rels && rel_count) || !by_field || !*branches) {
 		errors = elfobj_error(obj->path, NULL, "out of memory");
 		goto out;
 	}
-	/* in offset order, so that messages come in entry order */
-	memcpy(rels, raw, rel_count * sizeof(*rels));
-	elfobj_sort(rels, rel_count, sizeof(*rels), elfobj_compare_relocations);
 	if (check_relocations(obj, keys, rels, rel_count, by_field)) {
 		errors = -1;
 		goto out;
@@ -285,7 +290,7 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 					       (unsigned long long)a->insn * ELFOBJ_INSN_SIZE) != 0;
 	}
 out:
-	free(rels);
+	free(sorted);
 	free(by_field);
 	if (errors) {
 		free(*branches);
