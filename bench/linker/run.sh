@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): bpfld vs libbpf's linker (`bpftool gen object`) on
+# Benchmark (not a test): bpfld vs libbpf's linker (`bpftool gen object`,
+# Debian's bpftool with libbpf 1.1 and, newer, the 6.12 tree's with libbpf
+# 1.5, built into the cache by linker/scripts/build-bpftool-6.12.sh) on
 # generated sets of 100, 1,000 and 10,000 small BPF objects, each with one
 # map, one global variable, one static and one weak function and one program.
 # Both linkers run in the same invocation, interleaved; prints the median
@@ -69,16 +71,27 @@ export clang
 for n in "${counts[@]}"; do
 	dir=$cache/n$n
 	if [ ! -f "$dir/.done" ]; then
+		# generated aside and renamed into place: a concurrent run never
+		# sees a half-written set, nor removes one another run is reading
 		echo "generating $n objects in $dir ..." >&2
-		rm -rf "$dir" && mkdir -p "$dir"
-		seq 1 "$n" | xargs -P "$(nproc)" -I{} bash -c 'gen_object {} '"$dir"
-		touch "$dir/.done"
+		tmp=$dir.tmp.$$
+		rm -rf "$tmp" && mkdir -p "$tmp"
+		seq 1 "$n" | xargs -P "$(nproc)" -I{} bash -c 'gen_object {} '"$tmp"
+		touch "$tmp/.done"
+		if ! mv -T "$tmp" "$dir" 2>/dev/null; then
+			# another run finished first, or a stale incomplete set is in the way
+			if [ -f "$dir/.done" ]; then rm -rf "$tmp"; else rm -rf "$dir" && mv -T "$tmp" "$dir"; fi
+		fi
 	fi
 done
 
-python3 - "$bpfld" "$runs" "$cache" "${counts[@]}" <<'PY'
+# the peers: Debian's bpftool (libbpf 1.1) and the 6.12 tree's (libbpf 1.5)
+bpftool_612=$("$repo/linker/scripts/build-bpftool-6.12.sh")
+python3 - "$bpfld" "$runs" "$cache" "$(command -v bpftool)" "$bpftool_612" "${counts[@]}" <<'PY'
 import os, resource, statistics, subprocess, sys, tempfile, time
-bpfld, runs, cache, counts = sys.argv[1], int(sys.argv[2]), sys.argv[3], [int(c) for c in sys.argv[4:]]
+bpfld, runs, cache = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+peers = [('bpftool', sys.argv[4]), ('bpftool-6.12', sys.argv[5])]
+counts = [int(c) for c in sys.argv[6:]]
 out = tempfile.mkdtemp()
 
 def cpu():
@@ -92,29 +105,34 @@ def timed(cmd):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - t, cpu() - c
 
+print('peers: ' + '; '.join('%s = %s (%s)' % (name, path, ', '.join(
+    subprocess.run([path, 'version'], check=True, stdout=subprocess.PIPE, text=True)
+    .stdout.splitlines()[:2])) for name, path in peers))
+# results[n][k]: medians (bpfld, peer...) of wall (k = 0) and CPU (k = 1) time
 results = {}
 for n in counts:
     objs = [os.path.join(cache, 'n%d' % n, 'obj%d.o' % i) for i in range(1, n + 1)]
-    ours = [bpfld, '-o', os.path.join(out, 'bpfld.o')] + objs
-    peer = ['bpftool', 'gen', 'object', os.path.join(out, 'bpftool.o')] + objs
-    timed(ours); timed(peer)  # warm the page cache
-    t_ours, t_peer = [], []
+    cmds = [[bpfld, '-o', os.path.join(out, 'bpfld.o')] + objs]
+    cmds += [[path, 'gen', 'object', os.path.join(out, name + '.o')] + objs for name, path in peers]
+    for cmd in cmds:
+        timed(cmd)  # warm the page cache
+    times = [[] for _ in cmds]
     for _ in range(runs):
-        t_ours.append(timed(ours))
-        t_peer.append(timed(peer))
-    med = lambda xs, k: statistics.median(x[k] for x in xs)
-    results[n] = [(med(t_ours, k), med(t_peer, k)) for k in (0, 1)]
+        for cmd, t in zip(cmds, times):
+            t.append(timed(cmd))
+    results[n] = [[statistics.median(x[k] for x in t) for t in times] for k in (0, 1)]
     for k, what in ((0, 'wall'), (1, 'cpu ')):
-        m_ours, m_peer = results[n][k]
-        print('%5d objects, %s: bpfld %8.2f ms   bpftool gen object %8.2f ms   bpfld/bpftool = %.2f'
-              % (n, what, m_ours * 1e3, m_peer * 1e3, m_ours / m_peer))
+        m = results[n][k]
+        print('%5d objects, %s: bpfld %8.2f ms' % (n, what, m[0] * 1e3) + ''.join(
+            '   %s gen object %8.2f ms   bpfld/%s = %.2f' % (name, m[i + 1] * 1e3, name, m[0] / m[i + 1])
+            for i, (name, _) in enumerate(peers)))
 steps = list(zip(counts, counts[1:]))
 if len(counts) > 2:
     steps.append((counts[0], counts[-1]))
 for a, b in steps:
     for k, what in ((0, 'wall'), (1, 'cpu ')):
-        print('growth %d -> %d objects (x%.0f), %s: bpfld x%.1f, bpftool gen object x%.1f'
-              % (a, b, b / a, what, results[b][k][0] / results[a][k][0],
-                 results[b][k][1] / results[a][k][1]))
+        g = [results[b][k][i] / results[a][k][i] for i in range(len(peers) + 1)]
+        print('growth %d -> %d objects (x%.0f), %s: bpfld x%.1f' % (a, b, b / a, what, g[0]) + ''.join(
+            ', %s gen object x%.1f' % (name, g[i + 1]) for i, (name, _) in enumerate(peers)))
 print('(median of %d runs each, same invocation, %s)' % (runs, os.uname().release))
 PY

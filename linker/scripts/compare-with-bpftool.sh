@@ -6,19 +6,28 @@
 # section contents (except .strtab/.symtab/.BTF/.BTF.ext), symbols,
 # relocations (with symbol names) and BTF (`bpftool btf dump`).
 #
-#   compare-with-bpftool.sh [-b BPFLD] WORKDIR INPUT.o...
-# Prints one "same:" or "differs:" line per aspect, then the diffs.
+#   compare-with-bpftool.sh [-b BPFLD] [-p BPFTOOL] WORKDIR INPUT.o...
+# BPFTOOL is the peer (default: bpftool on PATH, Debian's, libbpf 1.1; e.g.
+# the 6.12 tree's from build-bpftool-6.12.sh, libbpf 1.5); it also dumps both
+# outputs' BTF. Prints one "same:" or "differs:" line per aspect, then the diffs.
 # Exit status: 0 if everything is the same, 1 if anything differs, 2 if a
 # linker failed.
 set -uo pipefail
 bpfld=${BPFLD:-$(dirname "$0")/../../build/bin/bpfld}
-if [ "${1:-}" = -b ]; then bpfld=$2; shift 2; fi
+bpftool=${BPFTOOL:-bpftool}
+while [ $# -ge 2 ]; do
+	case $1 in
+	-b) bpfld=$2; shift 2 ;;
+	-p) bpftool=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 work=$1; shift
 readelf=${READELF:-/usr/lib/llvm-22/bin/llvm-readelf}
 mkdir -p "$work"
 
 "$bpfld" -o "$work/bpfld.o" "$@" || { echo "bpfld failed"; exit 2; }
-bpftool gen object "$work/bpftool.o" "$@" 2>"$work/bpftool.err" ||
+"$bpftool" gen object "$work/bpftool.o" "$@" 2>"$work/bpftool.err" ||
 	{ echo "bpftool gen object failed: $(tail -1 "$work/bpftool.err")"; exit 2; }
 
 normalise() {
@@ -40,7 +49,7 @@ normalise() {
 	relocations)
 		"$readelf" -rW "$obj" | awk '/^Relocation section/ { sec = $3 } /R_BPF/ { print sec, $1, $3, $5, $6 }' ;;
 	btf)
-		bpftool btf dump file "$obj" ;;
+		"$bpftool" btf dump file "$obj" ;;
 	esac
 }
 
