@@ -5,8 +5,11 @@
 # their number (1 and 10 programs reaching one key), with no link, each on
 # an XDP link of its own veth, and each on a tcx link, beside reloading the
 # whole object (close, open, load, attach XDP), in one run. Medians of several rounds; see flip_latency.c for what is timed.
-# The patched kernel's batched flip is bench/flip-batch (qemu TCG: not
-# comparable in absolute time with this host).
+# In the same run, the patched kernel's flip of the same programs (one
+# text-poke batch, flip_patched_guest.c) in qemu: TCG emulates the CPU, so
+# its absolute times are not this host's (needs scripts/build-kernel.sh);
+# and what one site costs a run there (the xlated and JIT-ed instructions a
+# flip changes in prog_0, disassembled here with objdump).
 #
 #   bench/stock-flip/run.sh [ROUNDS]     (BPFSK_BUILD as for the tests)
 # BENCH_SMOKE=1: one round at about 100 instructions, 1 and 2 programs (test/bench).
@@ -67,12 +70,54 @@ for insns in "${insn_counts[@]}"; do
 		done
 	done
 done
-echo "bench/stock-flip: $(uname -r), $(nproc) CPUs, $rounds rounds (median, min), host shared with other work"
-printf '%-18s %-11s %-20s %-20s %-20s %-20s %s\n' "insns x programs" "xlated/prog" "flip, no links" \
-	"flip, XDP links" "flip, tcx links" "reload + attach" "reload / flip"
+
+# the patched kernel's flip of the same objects, resolved, in one qemu run
+# (flips per row: 100 per round, as many rounds as the host's)
+guest_files=$out/qemu-files
+rm -rf "$guest_files" && mkdir -p "$guest_files"
+echo $((rounds * 100)) > "$guest_files/flips"
 for insns in "${insn_counts[@]}"; do
 	for progs in "${program_counts[@]}"; do
-		"$out/flip_latency" "$out/linked_xdp_${insns}_${progs}.o" "$out/linked_tc_${insns}_${progs}.o" \
-			"$rounds" "$insns x $progs"
+		"$build/bin/bpfkeys" resolve "$out/linked_xdp_${insns}_${progs}.o" \
+			-o "$guest_files/resolved_${insns}_${progs}.o"
+		echo "$insns $progs" >> "$guest_files/rows"
 	done
 done
+if ! BPFSK_QEMU_FILES=$guest_files BPFSK_QEMU_TIMEOUT=${BPFSK_QEMU_TIMEOUT:-1800} \
+	"$repo/scripts/qemu-run.sh" "$repo/bench/stock-flip/flip_patched_guest.c" > "$out/qemu.log" 2>&1; then
+	grep -a -e FAIL -e 'qemu-run' "$out/qemu.log" >&2 || tail -20 "$out/qemu.log" >&2
+	echo "bench/stock-flip: the patched kernel's run failed (log: $out/qemu.log)" >&2
+	exit 1
+fi
+patched_cell() {	# INSNS PROGS: "median us (min us)" of the guest's row
+	awk -v i="$1" -v p="$2" '$1 == "patched-flip" && $2 == i && $3 == p {
+		m = $4 >= 1000 ? sprintf("%.1f ms", $4 / 1000) : sprintf("%.0f us", $4)
+		n = $5 >= 1000 ? sprintf("%.1f ms", $5 / 1000) : sprintf("%.0f us", $5)
+		print m " (" n ")" }' "$out/qemu.log" | tr -d '\r'
+}
+
+echo "bench/stock-flip: $(uname -r), $(nproc) CPUs, $rounds rounds (median, min), host shared with other work;" \
+	"patched kernel: 6.12 + series in qemu TCG, $((rounds * 100)) flips per row (emulated CPU)"
+printf '%-18s %-11s %-20s %-20s %-20s %-20s %-14s %s\n' "insns x programs" "xlated/prog" "flip, no links" \
+	"flip, XDP links" "flip, tcx links" "reload + attach" "reload / flip" "patched kernel flip (qemu)"
+for insns in "${insn_counts[@]}"; do
+	for progs in "${program_counts[@]}"; do
+		row=$("$out/flip_latency" "$out/linked_xdp_${insns}_${progs}.o" "$out/linked_tc_${insns}_${progs}.o" \
+			"$rounds" "$insns x $progs")
+		printf '%-129s %s\n' "$row" "$(patched_cell "$insns" "$progs")"
+	done
+done
+
+# one site's run cost in the patched kernel: prog_0 of the first row, key off and on
+sed -n 's/^patched-xlated \(.*\)/\1/p' "$out/qemu.log" | tr -d '\r' |
+	sed 's/^/patched kernel, one site (prog_0, xlated): /'
+for state in off on; do
+	sed -n "s/^patched-jit $state \([0-9a-f]*\).*/\1/p" "$out/qemu.log" | tr -d '\r' | xxd -r -p > "$out/jit-$state.bin"
+	objdump -D -b binary -m i386:x86-64 "$out/jit-$state.bin" | grep -E '^ +[0-9a-f]+:' |
+		sed 's/^ *//' > "$out/jit-$state.txt"
+done
+echo "patched kernel, one site (prog_0, x86-64 JIT): $(wc -l < "$out/jit-off.txt") insns," \
+	"$({ diff "$out/jit-off.txt" "$out/jit-on.txt" || true; } | grep -c '^<') changed by a flip:"
+# (diff exits 1 when the images differ, as they must)
+{ diff "$out/jit-off.txt" "$out/jit-on.txt" || true; } | grep -E '^[<>]' |
+	sed -e 's/^</  off:/' -e 's/^>/  on: /' | tr -s '\t' ' '
