@@ -76,12 +76,22 @@ static struct bpfkeys_link *attach_with_libbpf(struct bpfkeys_object *obj, const
 
 	if (!prog)
 		return NULL;
-	link = kind == BPFKEYS_LINK_XDP ? bpf_program__attach_xdp(prog, target)
-					: bpf_program__attach_cgroup(prog, target);
+	switch (kind) {
+	case BPFKEYS_LINK_XDP:
+		link = bpf_program__attach_xdp(prog, target);
+		break;
+	case BPFKEYS_LINK_CGROUP:
+		link = bpf_program__attach_cgroup(prog, target);
+		break;
+	default:
+		link = bpf_program__attach_netns(prog, target);
+		break;
+	}
 	if (!link) {
 		bpfkeys_error(obj, errno, "program '%s': %s attach to %s %d: %s", program,
-			      kind == BPFKEYS_LINK_XDP ? "XDP" : "cgroup",
-			      kind == BPFKEYS_LINK_XDP ? "ifindex" : "cgroup fd", target, strerror(errno));
+			      kind == BPFKEYS_LINK_XDP ? "XDP" : kind == BPFKEYS_LINK_CGROUP ? "cgroup" : "netns",
+			      kind == BPFKEYS_LINK_XDP ? "ifindex" : kind == BPFKEYS_LINK_CGROUP ? "cgroup fd" : "netns fd",
+			      target, strerror(errno));
 		return NULL;
 	}
 	return add_link(obj, p, kind, link, -1);
@@ -96,6 +106,11 @@ struct bpfkeys_link *bpfkeys_attach_cgroup(struct bpfkeys_object *obj, const cha
 					   int cgroup_fd)
 {
 	return attach_with_libbpf(obj, program, BPFKEYS_LINK_CGROUP, cgroup_fd);
+}
+
+struct bpfkeys_link *bpfkeys_attach_netns(struct bpfkeys_object *obj, const char *program, int netns_fd)
+{
+	return attach_with_libbpf(obj, program, BPFKEYS_LINK_NETNS, netns_fd);
 }
 
 struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *program,

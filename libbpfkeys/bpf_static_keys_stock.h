@@ -95,6 +95,10 @@ int bpfkeys_map_fd(const struct bpfkeys_object *obj, const char *name);
 struct bpfkeys_link *bpfkeys_attach_xdp(struct bpfkeys_object *obj, const char *program, int ifindex);
 struct bpfkeys_link *bpfkeys_attach_cgroup(struct bpfkeys_object *obj, const char *program,
 					   int cgroup_fd);
+/* sk_lookup and flow_dissector programs, in the network namespace of netns_fd
+ * (e.g. open("/proc/self/ns/net", O_RDONLY)) */
+struct bpfkeys_link *bpfkeys_attach_netns(struct bpfkeys_object *obj, const char *program,
+					  int netns_fd);
 /* tcx (Linux 6.6+; libbpf 1.1 has no tcx API, so BPF_LINK_CREATE directly) */
 struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *program,
 					int ifindex, bool egress);

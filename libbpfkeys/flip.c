@@ -23,6 +23,7 @@ static const char *kind_name(enum bpfkeys_link_kind kind)
 	case BPFKEYS_LINK_XDP: return "xdp";
 	case BPFKEYS_LINK_CGROUP: return "cgroup";
 	case BPFKEYS_LINK_TCX: return "tcx";
+	case BPFKEYS_LINK_NETNS: return "netns";
 	case BPFKEYS_LINK_OVERLAP: return "attach-then-detach";
 	}
 	return "?";

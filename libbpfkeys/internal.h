@@ -36,7 +36,13 @@ struct bpfkeys_map {
 	int fd;          /* our own dup, reused by every variant */
 };
 
-enum bpfkeys_link_kind { BPFKEYS_LINK_XDP, BPFKEYS_LINK_CGROUP, BPFKEYS_LINK_TCX, BPFKEYS_LINK_OVERLAP };
+enum bpfkeys_link_kind {
+	BPFKEYS_LINK_XDP,
+	BPFKEYS_LINK_CGROUP,
+	BPFKEYS_LINK_TCX,
+	BPFKEYS_LINK_NETNS,
+	BPFKEYS_LINK_OVERLAP,
+};
 
 struct bpfkeys_link {
 	struct bpfkeys_object *obj;
