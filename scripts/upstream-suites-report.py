@@ -129,13 +129,16 @@ def main():
             print("upstream-suites-report: %s harden=%d: error: no %s log" %
                   (suite, harden, " or ".join(missing)), file=sys.stderr)
             return 2
-        # every test any run printed; a test a run did not print was
-        # excluded from it, skipped over after a case ran out of budget, or
-        # lost in a crash
+        # every test any run of the suite printed (at any harden level); a
+        # test a run did not print was excluded from it, skipped over after
+        # a case ran out of budget, or lost in a crash
         index_of = {}
-        for results, _, _ in by_variant.values():
-            for key, r in results.items():
-                index_of[key] = r.index
+        for (other_suite, _), others in runs.items():
+            if other_suite != suite:
+                continue
+            for results, _, _ in others.values():
+                for key, r in results.items():
+                    index_of[key] = r.index
         status = {}
         for variant, (results, facts, excluded) in by_variant.items():
             budget_gaps = [(after + 1, resume - 1) for after, resume in facts["budget"]]

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Runs upstream's own BPF selftests of the linux-source-6.12 tree against our
+# kernel series and against the same tree without it (the baseline), under
+# qemu TCG, and compares them test by test. The pre-submission check for the
+# kernel series (not part of scripts/test.sh: see kernel-patches/README.md).
+#
+#   scripts/upstream-suites.sh
+#
+# 1. scripts/upstream-suites-build.sh: both kernels (same "suites" config),
+#    and each tree's test_verifier and bpf_testmod.ko (cached).
+# 2. For each kernel, an initramfs with scripts/qemu-init.c as /init,
+#    scripts/upstream-suites-guest.c as its one test, and in /suites
+#    test_verifier, bpf_testmod.ko and the shared libraries test_verifier
+#    needs; booted once per bpf_jit_harden level with
+#    kernel.unprivileged_bpf_disabled=0.
+# 3. scripts/upstream-suites-report.py: per-suite table, every test whose
+#    result differs between baseline and patched; a WARN, BUG or oops in the
+#    guest's kernel log fails the run's "(kernel log clean)" check.
+#
+# Exits 1 if any test (or check) passes on the baseline and fails, crashes or
+# does not run on the series. Console logs and the report are left in
+# $BPFSK_BUILD/upstream-suites/ (BPFSK_BUILD defaults to build/).
+#
+# BPFSK_SUITES_HARDEN   bpf_jit_harden levels to run (default "0 2"; 0 first:
+#                       its case names give the indices of the exclusions)
+# BPFSK_SUITES_BUDGET   seconds a test_verifier case may run (default 600);
+#                       one over budget is killed and counted as a timeout
+# BPFSK_SUITES_TIMEOUT  seconds a boot may take (default 5400)
+# BPFSK_SUITES_JOBS     kernels booted at once (default 2, one vCPU each)
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${BPFSK_BUILD:-$repo/build}
+cache=${BPFSK_CACHE:-/var/cache/bpfsk}
+top=$cache/suites-x86_64
+results=$build/upstream-suites
+harden_levels=${BPFSK_SUITES_HARDEN:-0 2}
+budget=${BPFSK_SUITES_BUDGET:-600}
+boot_timeout=${BPFSK_SUITES_TIMEOUT:-5400}
+boot_jobs=${BPFSK_SUITES_JOBS:-2}
+suite=test_verifier
+
+# test_verifier cases left out at bpf_jit_harden=2: each generates a program
+# of thousands to a million instructions (fill_helper), which blinding makes
+# larger still, and takes over 10 minutes under TCG on either kernel
+# (issue 21); at harden=0 they run. Matched by name, exactly.
+harden2_excluded=(
+	"ld_abs: vlan + abs, test 1"
+	"ld_abs: jump around ld_abs"
+	"ld_dw: xor semi-random 64 bit imms, test 1"
+	"ld_dw: xor semi-random 64 bit imms, test 2"
+	"ld_dw: xor semi-random 64 bit imms, test 3"
+	"ld_dw: xor semi-random 64 bit imms, test 4"
+	"ld_dw: xor semi-random 64 bit imms, test 5"
+	"scale: scale test 1"
+	"scale: scale test 2"
+)
+
+log() { printf 'upstream-suites: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 2; }
+
+for tool in qemu-system-x86_64 cpio gcc python3 ldd; do
+	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
+done
+for h in $harden_levels; do
+	case "$h" in 0 | 1 | 2) ;; *) die "BPFSK_SUITES_HARDEN: '$h' is not 0, 1 or 2" ;; esac
+done
+
+start=$(date +%s)
+"$repo/scripts/upstream-suites-build.sh" baseline patched || die "build failed"
+built=$(date +%s)
+
+rm -rf "$results"
+mkdir -p "$results"
+work=$(mktemp -d "${TMPDIR:-/tmp}/upstream-suites.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# --- initramfs, one per kernel --------------------------------------------------
+gcc -static -O2 -Wall -Werror -o "$work/init" "$repo/scripts/qemu-init.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$work/guest" "$repo/scripts/upstream-suites-guest.c"
+
+# Copies a dynamic executable's shared libraries (and its loader) into the
+# staging directory under the same paths.
+copy_libraries() {
+	local binary=$1 stage=$2 lib
+	for lib in $(ldd "$binary" | grep -o '/[^ ]*'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
+for variant in baseline patched; do
+	out=$top/out-$variant
+	stage=$work/root-$variant
+	mkdir -p "$stage/tests" "$stage/suites"
+	cp "$work/init" "$stage/init"
+	cp "$work/guest" "$stage/tests/upstream-suites"
+	cp "$out/$suite" "$out/bpf_testmod.ko" "$stage/suites/"
+	copy_libraries "$out/$suite" "$stage"
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) \
+		>"$work/initramfs-$variant.cpio"
+done
+
+# --- case ranges ------------------------------------------------------------------
+# "0-N" minus the excluded cases' indices, and the excluded list
+# ("index<TAB>name") for the report.
+ranges_for() {
+	local variant=$1 harden=$2 cases names=() index
+	cases=$(cat "$top/out-$variant/$suite.cases")
+	: >"$results/$variant.excluded-h$harden"
+	if [ "$harden" = 2 ]; then
+		local h0=$results/$variant-$suite-h0.log
+		[ -r "$h0" ] || die "bpf_jit_harden=2 needs the harden=0 run first (the excluded cases' indices come from its names)"
+		for name in "${harden2_excluded[@]}"; do
+			index=$(awk -v n="$name" 'match($0, /^#[0-9]+\/p /) {
+				if (index(substr($0, RLENGTH + 1), n " ") == 1) {
+					print substr($0, 2, RLENGTH - 4); exit } }' "$h0")
+			[ -n "$index" ] || die "excluded case '$name' not found in $h0"
+			printf '%s\t%s\n' "$index" "$name" >>"$results/$variant.excluded-h$harden"
+			names+=("$index")
+		done
+	fi
+	printf '%s\n' "${names[@]}" | sort -n | awk -v last=$((cases - 1)) '
+		BEGIN { from = 0 }
+		/^[0-9]+$/ { if ($1 > from) r = r sep from "-" ($1 - 1); if ($1 > from) sep = ","; from = $1 + 1 }
+		END { if (from <= last) r = r sep from "-" last; print r }'
+}
+
+# --- boots --------------------------------------------------------------------------
+boot() {
+	local variant=$1 harden=$2 ranges=$3 log=$results/$1-$suite-h$2.log t0 rc
+	t0=$(date +%s)
+	set +e
+	timeout --foreground -k 5 "$boot_timeout" qemu-system-x86_64 \
+		-accel tcg -m 1024 -smp 1 -no-reboot -display none -monitor none -serial stdio \
+		-kernel "$top/out-$variant/bzImage" -initrd "$work/initramfs-$variant.cpio" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 bpfsk.suite=$suite bpfsk.harden=$harden bpfsk.budget=$budget bpfsk.ranges=$ranges" \
+		</dev/null 2>&1 | sed -u 's/\r//g' >"$log"  # unbuffered: the log grows as it runs
+	rc=${PIPESTATUS[0]}
+	set -e
+	[ "$rc" != 124 ] && [ "$rc" != 137 ] || echo "=== HOST boot timed out after $boot_timeout s" >>"$log"
+	echo "$variant $suite harden=$harden: $(( $(date +%s) - t0 )) s (qemu rc=$rc, ranges $ranges)" >>"$results/times"
+	log "$variant $suite harden=$harden done in $(( $(date +%s) - t0 )) s"
+}
+
+for harden in $harden_levels; do
+	pids=()
+	for variant in baseline patched; do
+		ranges=$(ranges_for "$variant" "$harden")
+		log "$variant $suite harden=$harden: booting (cases $ranges)"
+		boot "$variant" "$harden" "$ranges" &
+		pids+=($!)
+		if [ ${#pids[@]} -ge "$boot_jobs" ]; then
+			wait "${pids[0]}"
+			pids=("${pids[@]:1}")
+		fi
+	done
+	for p in "${pids[@]}"; do wait "$p"; done
+done
+
+set +e
+python3 "$repo/scripts/upstream-suites-report.py" "$results" | tee "$results/report"
+rc=${PIPESTATUS[0]}
+set -e
+end=$(date +%s)
+printf 'upstream-suites: build %d s, runs %d s, total %d s; logs in %s\n' \
+	$((built - start)) $((end - built)) $((end - start)) "$results" | tee -a "$results/report"
+exit "$rc"
