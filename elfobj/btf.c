@@ -225,6 +225,14 @@ static int check_btf_ext_record(struct elfobj *obj, int block, const char *sec_n
 	case ELFOBJ_BTF_EXT_CORE_RELO:
 		if (fields[1] == 0 || fields[1] >= type_count || !btf__str_by_offset(obj->btf, fields[2]))
 			return fail(obj, ".BTF.ext", "CO-RE relocation for '%s' is malformed", sec_name);
+		/* A VAR or DATASEC is no type a program can be relocated against
+		 * (clang never emits one), and a linker merges DATASECs, so such a
+		 * record could not keep its type. */
+		if (btf_is_var(btf__type_by_id(obj->btf, fields[1])) ||
+		    btf_is_datasec(btf__type_by_id(obj->btf, fields[1])))
+			return fail(obj, ".BTF.ext", "CO-RE relocation for '%s' at instruction offset %u refers to type %u, a %s",
+				    sec_name, fields[0], fields[1],
+				    btf_is_var(btf__type_by_id(obj->btf, fields[1])) ? "VAR" : "DATASEC");
 		break;
 	}
 	return 0;
