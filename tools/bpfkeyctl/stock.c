@@ -28,7 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: bpfkeyctl-stock load [--set KEY=on|off]... [--xdp PROG=IFNAME]...\n"
-		"                            [--cgroup PROG=DIR]... OBJ PINDIR\n"
+		"                            [--cgroup PROG=DIR]... [--netns PROG=NSFILE]... OBJ PINDIR\n"
 		"       bpfkeyctl-stock set PINDIR KEY on|off\n"
 		"       bpfkeyctl-stock list PINDIR\n"
 		"       bpfkeyctl-stock --help\n"
@@ -39,7 +39,9 @@ static void usage(FILE *f)
 		"its links atomically (BPF_LINK_UPDATE).\n"
 		"\n"
 		"  load   load OBJ with each key at its initial state (or --set), attach\n"
-		"         the programs named by --xdp / --cgroup (a cgroup v2 directory)\n"
+		"         the programs named by --xdp / --cgroup (a cgroup v2 directory) /\n"
+		"         --netns (sk_lookup, flow dissector; NSFILE: /proc/PID/ns/net,\n"
+		"         /run/netns/NAME)\n"
 		"         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
 		"         each program's current version\n"
 		"  set    set KEY on or off: says which programs were replaced\n"
@@ -85,7 +87,7 @@ static char *split_assignment(char *arg)
 	return eq + 1;
 }
 
-enum { OPT_SET = 256, OPT_XDP, OPT_CGROUP };
+enum { OPT_SET = 256, OPT_XDP, OPT_CGROUP, OPT_NETNS };
 
 static int cmd_load(int argc, char **argv)
 {
@@ -93,15 +95,17 @@ static int cmd_load(int argc, char **argv)
 		{"set", required_argument, NULL, OPT_SET},
 		{"xdp", required_argument, NULL, OPT_XDP},
 		{"cgroup", required_argument, NULL, OPT_CGROUP},
+		{"netns", required_argument, NULL, OPT_NETNS},
 		{0},
 	};
 	struct bpfkeys_setting *settings = calloc((size_t)argc + 1, sizeof(*settings));
 	char **xdp = calloc((size_t)argc + 1, sizeof(char *)), **cgroup = calloc((size_t)argc + 1, sizeof(char *));
-	size_t nset = 0, nxdp = 0, ncgroup = 0;
+	char **netns = calloc((size_t)argc + 1, sizeof(char *));
+	size_t nset = 0, nxdp = 0, ncgroup = 0, nnetns = 0;
 	struct bpfkeys_object *obj = NULL;
 	int opt, rc = 1;
 
-	if (!settings || !xdp || !cgroup) {
+	if (!settings || !xdp || !cgroup || !netns) {
 		rc = fail("out of memory");
 		goto out;
 	}
@@ -125,6 +129,8 @@ static int cmd_load(int argc, char **argv)
 			settings[nset++].on = on;
 		} else if (opt == OPT_XDP) {
 			xdp[nxdp++] = optarg;
+		} else if (opt == OPT_NETNS) {
+			netns[nnetns++] = optarg;
 		} else {
 			cgroup[ncgroup++] = optarg;
 		}
@@ -164,6 +170,21 @@ static int cmd_load(int argc, char **argv)
 		close(fd);
 		printf("%s: attached to %s (cgroup link)\n", cgroup[i], dir);
 	}
+	for (size_t i = 0; i < nnetns; i++) {
+		const char *file = netns[i] + strlen(netns[i]) + 1;
+		int fd = open(file, O_RDONLY);
+
+		if (fd < 0) {
+			fail("--netns %s=%s: %s", netns[i], file, strerror(errno));
+			goto out;
+		}
+		if (!bpfkeys_attach_netns(obj, netns[i], fd)) {
+			close(fd);
+			goto out;
+		}
+		close(fd);
+		printf("%s: attached to %s (netns link)\n", netns[i], file);
+	}
 	if (bpfkeys_pin(obj, argv[optind + 1]))
 		goto out;
 	for (size_t k = 0; k < bpfkeys_key_count(obj); k++)
@@ -176,6 +197,7 @@ out:
 	free(settings);
 	free(xdp);
 	free(cgroup);
+	free(netns);
 	return rc;
 }
 
