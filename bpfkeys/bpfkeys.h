@@ -18,29 +18,8 @@
 
 #define BPFKEYS_VERSION_STRING "0.1.0"
 
-#define BK_INSN_SIZE 8
-
-/* ELF relocation types of the BPF backend (linux/elf-em.h has no names). */
-#define BK_R_BPF_64_64 1
-#define BK_R_BPF_64_ABS64 2
-#define BK_R_BPF_64_ABS32 3
-#define BK_R_BPF_64_NODYLD32 4
-#define BK_R_BPF_64_32 10
-
-/* abi.md section 3-4: map type and map_extra flags of a key. */
-#define BK_MAP_TYPE_INSN_SET 34
-#define BK_F_STATIC_KEY 1ULL
-#define BK_F_STATIC_KEY_ON 2ULL
-/* abi.md section 2: bit 0 of the .static_keys entry's key field. */
-#define BK_ENTRY_LIKELY 1ULL
-/* abi.md section 1: src_reg bits of a static branch. */
-#define BK_BRANCH_JA 1
-#define BK_BRANCH_NOP 2
-
-#define BK_STATIC_KEYS_SEC ".static_keys"
-#define BK_STATIC_KEYS_REL_SEC ".rel.static_keys"
-#define BK_MAPS_SEC ".maps"
-#define BK_INSTANCES_SEC ".bpfkeys"
+/* ABI constants (instruction size, relocation types, map type and flags,
+ * section names) are elfobj.h's and the uapi header's it includes. */
 
 struct bk_insn {
 	uint8_t code;

@@ -4,9 +4,9 @@
  * executable section; a program is a function in an executable section
  * other than .text (libbpf's definition). Edges are what makes the kernel
  * load a function as part of a program: BPF-to-BPF calls (call with
- * src_reg BPF_PSEUDO_CALL, relocated by R_BPF_64_32 or pc-relative within
+ * src_reg BPF_PSEUDO_CALL, relocated by ELFOBJ_R_BPF_64_32 or pc-relative within
  * the section) and callbacks taken by address (ld_imm64 relocated by
- * R_BPF_64_64 against a symbol in an executable section, as clang emits for
+ * ELFOBJ_R_BPF_64_64 against a symbol in an executable section, as clang emits for
  * bpf_loop callbacks, or an unrelocated ld_imm64 with src_reg
  * BPF_PSEUDO_FUNC, pc-relative).
  */
@@ -47,7 +47,7 @@ int bk_build_functions(struct bk_object *obj)
 		sec = &obj->sections[sym->st_shndx];
 		if (!sec->exec)
 			continue;
-		if (sym->st_value % BK_INSN_SIZE || sym->st_size % BK_INSN_SIZE ||
+		if (sym->st_value % ELFOBJ_INSN_SIZE || sym->st_size % ELFOBJ_INSN_SIZE ||
 		    sym->st_value > sec->shdr.sh_size ||
 		    sym->st_size > sec->shdr.sh_size - sym->st_value) {
 			bk_error(obj, "function '%s' (section %s, offset 0x%llx, size 0x%llx) is misaligned or outside its section",
@@ -59,8 +59,8 @@ int bk_build_functions(struct bk_object *obj)
 		fn->name = obj->symbol_names[i];
 		fn->symbol = i;
 		fn->section = sym->st_shndx;
-		fn->start = sym->st_value / BK_INSN_SIZE;
-		fn->count = sym->st_size / BK_INSN_SIZE;
+		fn->start = sym->st_value / ELFOBJ_INSN_SIZE;
+		fn->count = sym->st_size / ELFOBJ_INSN_SIZE;
 		fn->is_program = strcmp(sec->name, ".text") != 0;
 	}
 	obj->function_count = n;
@@ -72,7 +72,7 @@ int bk_build_functions(struct bk_object *obj)
 
 		if (fn->count == 0) /* no st_size: up to the next function or the section end */
 			fn->count = (next ? next->start :
-				     obj->sections[fn->section].shdr.sh_size / BK_INSN_SIZE) - fn->start;
+				     obj->sections[fn->section].shdr.sh_size / ELFOBJ_INSN_SIZE) - fn->start;
 		if (next && fn->start + fn->count > next->start) {
 			bk_error(obj, "functions '%s' and '%s' overlap in section %s",
 				 fn->name, next->name, obj->sections[fn->section].name);
@@ -81,7 +81,7 @@ int bk_build_functions(struct bk_object *obj)
 		if (!*fn->name) {
 			bk_error(obj, "section '%s': function at offset 0x%llx has no name",
 				 obj->sections[fn->section].name,
-				 (unsigned long long)fn->start * BK_INSN_SIZE);
+				 (unsigned long long)fn->start * ELFOBJ_INSN_SIZE);
 			return -1;
 		}
 	}
@@ -132,7 +132,7 @@ static int add_edge(struct bk_object *obj, size_t caller, size_t section, int64_
 	const struct bk_section *sec = &obj->sections[section];
 	ssize_t callee;
 
-	if (target < 0 || (uint64_t)target >= sec->shdr.sh_size / BK_INSN_SIZE ||
+	if (target < 0 || (uint64_t)target >= sec->shdr.sh_size / ELFOBJ_INSN_SIZE ||
 	    (callee = bk_function_at(obj, section, (uint64_t)target)) < 0) {
 		bk_error(obj, "function '%s': %s at section %s offset 0x%llx: target (section %s, instruction %lld) is not in a function",
 			 obj->functions[caller].name, what, obj->sections[obj->functions[caller].section].name,
@@ -150,7 +150,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 
 	for (uint64_t i = fn->start; i < fn->start + fn->count; i++) {
 		struct bk_insn insn;
-		uint64_t at = i * BK_INSN_SIZE;
+		uint64_t at = i * ELFOBJ_INSN_SIZE;
 		const GElf_Rel *rel;
 		size_t nrel;
 
@@ -169,15 +169,15 @@ static int scan_function(struct bk_object *obj, size_t index)
 			}
 			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 
-			if (GELF_R_TYPE(rel->r_info) == BK_R_BPF_64_32 && sym->st_shndx == SHN_UNDEF) {
+			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 && sym->st_shndx == SHN_UNDEF) {
 				bk_error(obj, "section '%s': offset 0x%llx: call to '%s', which is not defined in this object: link every object with bpfld first, then resolve",
 					 sec->name, (unsigned long long)at,
 					 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
 				return -1;
 			}
-			if (GELF_R_TYPE(rel->r_info) != BK_R_BPF_64_32 || sym->st_shndx == SHN_UNDEF ||
+			if (GELF_R_TYPE(rel->r_info) != ELFOBJ_R_BPF_64_32 || sym->st_shndx == SHN_UNDEF ||
 			    sym->st_shndx >= SHN_LORESERVE || !obj->sections[sym->st_shndx].exec ||
-			    sym->st_value % BK_INSN_SIZE) {
+			    sym->st_value % ELFOBJ_INSN_SIZE) {
 				bk_error(obj, "section '%s': offset 0x%llx: call relocation (type %llu, symbol '%s') does not name a BPF function",
 					 sec->name, (unsigned long long)at,
 					 (unsigned long long)GELF_R_TYPE(rel->r_info),
@@ -186,7 +186,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 			}
 			/* libbpf: callee = sym_off / 8 + imm + 1 */
 			if (add_edge(obj, index, sym->st_shndx,
-				     (int64_t)(sym->st_value / BK_INSN_SIZE) + insn.imm + 1, at, "call"))
+				     (int64_t)(sym->st_value / ELFOBJ_INSN_SIZE) + insn.imm + 1, at, "call"))
 				return -1;
 		} else if (insn.code == BPF_LD_IMM64_CODE) {
 			if (i + 1 >= fn->start + fn->count) {
@@ -195,19 +195,19 @@ static int scan_function(struct bk_object *obj, size_t index)
 				return -1;
 			}
 			rel = bk_find_rel(sec, at, &nrel);
-			if (rel && GELF_R_TYPE(rel->r_info) == BK_R_BPF_64_64) {
+			if (rel && GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_64) {
 				const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 
 				if (sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE &&
 				    obj->sections[sym->st_shndx].exec) {
 					int64_t byte = (int64_t)sym->st_value + insn.imm;
 
-					if (byte % BK_INSN_SIZE) {
+					if (byte % ELFOBJ_INSN_SIZE) {
 						bk_error(obj, "section '%s': offset 0x%llx: function address is misaligned",
 							 sec->name, (unsigned long long)at);
 						return -1;
 					}
-					if (add_edge(obj, index, sym->st_shndx, byte / BK_INSN_SIZE, at,
+					if (add_edge(obj, index, sym->st_shndx, byte / ELFOBJ_INSN_SIZE, at,
 						     "function address"))
 						return -1;
 				}

@@ -107,7 +107,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 			continue;
 		out_key = &keys[key_index[i]];
 		out_key->name = strtab_add(&st, key->name);
-		out_key->flags = key->map_extra & BK_F_STATIC_KEY_ON ? BPFKEYS_KEY_ON : 0;
+		out_key->flags = key->map_extra & BPF_F_STATIC_KEY_ON ? BPFKEYS_KEY_ON : 0;
 		out_key->first_instance = 0;
 		out_key->instance_count = 0;
 	}

@@ -109,7 +109,7 @@ int bk_list(struct bk_object *obj, bool json)
 		data = obj->sections[obj->instances_section].data;
 		size = obj->sections[obj->instances_section].shdr.sh_size;
 		if (!data) {
-			bk_error(obj, "section '%s' has no data", BK_INSTANCES_SEC);
+			bk_error(obj, "section '%s' has no data", BPFKEYS_SECTION);
 			return -1;
 		}
 	} else {

@@ -69,7 +69,7 @@ static int edit_btf(struct bk_object *obj, struct btf_edit *e, uint8_t **out, si
 	uint8_t *buf;
 
 	*maps_empty = false;
-	id = btf__find_by_name_kind(obj->btf, BK_MAPS_SEC, BTF_KIND_DATASEC);
+	id = btf__find_by_name_kind(obj->btf, ELFOBJ_MAPS_SECTION, BTF_KIND_DATASEC);
 	if (id <= 0)
 		return 0;
 	memcpy(&hdr, sec->data, sizeof(hdr));
@@ -178,7 +178,7 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 	int errors = 0;
 
 	for (size_t k = 0; k < obj->key_count; k++)
-		on[k] = obj->keys[k].map_extra & BK_F_STATIC_KEY_ON;
+		on[k] = obj->keys[k].map_extra & BPF_F_STATIC_KEY_ON;
 	for (size_t s = 0; s < setting_count; s++) {
 		ssize_t k = bk_key_by_name(obj, settings[s].key);
 
@@ -197,10 +197,10 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 
 		if (!sec->exec)
 			continue;
-		for (uint64_t i = 0; i < sec->shdr.sh_size / BK_INSN_SIZE; i++) {
+		for (uint64_t i = 0; i < sec->shdr.sh_size / ELFOBJ_INSN_SIZE; i++) {
 			struct bk_insn insn;
 
-			memcpy(&insn, text + i * BK_INSN_SIZE, sizeof(insn));
+			memcpy(&insn, text + i * ELFOBJ_INSN_SIZE, sizeof(insn));
 			if (insn.code == BPF_LD_IMM64_CODE) {
 				i++;
 				continue;
@@ -210,7 +210,7 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 				ssize_t f = bk_function_at(obj, s, i);
 
 				bk_error(obj, "section '%s': offset 0x%llx%s%s%s: static branch without a .static_keys entry",
-					 sec->name, (unsigned long long)i * BK_INSN_SIZE,
+					 sec->name, (unsigned long long)i * ELFOBJ_INSN_SIZE,
 					 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
 					 f >= 0 ? "')" : "");
 				errors++;

@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 		rc = bk_list(&obj, json) ? 1 : 0;
 	} else if (obj.instances_section && !obj.static_keys_section) {
 		bk_error(&obj, "already resolved (has %s): %s takes the object before `bpfkeys resolve`",
-			 BK_INSTANCES_SEC, command);
+			 BPFKEYS_SECTION, command);
 	} else if (strcmp(command, "resolve") == 0) {
 		rc = !bk_analyze(&obj) && !bk_write_resolved(&obj, output, -1) ? 0 : 1;
 	} else {

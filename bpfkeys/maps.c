@@ -78,7 +78,7 @@ int bk_read_keys(struct bk_object *obj)
 		bk_error(obj, "section '.maps': no .BTF to describe its maps (compile with -g)");
 		return -1;
 	}
-	id = btf__find_by_name_kind(obj->btf, BK_MAPS_SEC, BTF_KIND_DATASEC);
+	id = btf__find_by_name_kind(obj->btf, ELFOBJ_MAPS_SECTION, BTF_KIND_DATASEC);
 	if (id <= 0)
 		return 0; /* no BTF-defined maps */
 	datasec = btf__type_by_id(obj->btf, id);
@@ -131,8 +131,8 @@ int bk_read_keys(struct bk_object *obj)
 			member_uint(obj->btf, def, "type", &key->map_type);
 			member_uint(obj->btf, def, "map_extra", &key->map_extra);
 		}
-		key->is_static_key = key->map_type == BK_MAP_TYPE_INSN_SET &&
-				     (key->map_extra & BK_F_STATIC_KEY);
+		key->is_static_key = key->map_type == BPF_MAP_TYPE_INSN_SET &&
+				     (key->map_extra & BPF_F_STATIC_KEY);
 	}
 	free(map_syms);
 	qsort(obj->keys, obj->key_count, sizeof(*obj->keys), cmp_key);

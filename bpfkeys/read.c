@@ -132,16 +132,16 @@ static int find_sections(struct bk_object *obj, int err)
 	if (err)
 		return -1;
 	if (find_unique(obj, ".text", &obj->text_section) ||
-	    find_unique(obj, BK_STATIC_KEYS_SEC, &obj->static_keys_section) ||
-	    find_unique(obj, BK_MAPS_SEC, &obj->maps_section) ||
+	    find_unique(obj, ELFOBJ_STATIC_KEYS_SECTION, &obj->static_keys_section) ||
+	    find_unique(obj, ELFOBJ_MAPS_SECTION, &obj->maps_section) ||
 	    find_unique(obj, ".BTF", &obj->btf_section) ||
-	    find_unique(obj, BK_INSTANCES_SEC, &obj->instances_section))
+	    find_unique(obj, BPFKEYS_SECTION, &obj->instances_section))
 		return -1;
 	if (obj->static_keys_section) {
 		const struct bk_section *sk = &obj->sections[obj->static_keys_section];
 
 		if (sk->shdr.sh_type != SHT_PROGBITS) {
-			bk_error(obj, "section '%s': not SHT_PROGBITS", BK_STATIC_KEYS_SEC);
+			bk_error(obj, "section '%s': not SHT_PROGBITS", ELFOBJ_STATIC_KEYS_SECTION);
 			return -1;
 		}
 		obj->static_keys_rel_section = sk->rel_section;

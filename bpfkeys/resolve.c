@@ -52,7 +52,7 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 		const GElf_Sym *sym = &obj->symbols[branch->key_symbol];
 
 		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key symbol '%s' (section %s) is not a map in .maps",
-			 BK_STATIC_KEYS_SEC, branch->entry, (unsigned long long)base, kname,
+			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
 			 sym->st_shndx == SHN_UNDEF ? "undefined: link the object defining it first" :
 			 sym->st_shndx < obj->section_count ? bk_section_name(obj, sym->st_shndx) :
 			 "<special>");
@@ -61,22 +61,22 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 	key = &obj->keys[k];
 	if (!key->is_static_key) {
 		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s' is not a static key (map type %llu, map_extra 0x%llx; expected type %d with BPF_F_STATIC_KEY)",
-			 BK_STATIC_KEYS_SEC, branch->entry, (unsigned long long)base, kname,
+			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
 			 (unsigned long long)key->map_type, (unsigned long long)key->map_extra,
-			 BK_MAP_TYPE_INSN_SET);
+			 BPF_MAP_TYPE_INSN_SET);
 		return -1;
 	}
 	f = branch_function(obj, branch, function_hint);
 	if (f < 0) {
 		bk_error(obj, "key '%s': section %s offset 0x%llx: site is not inside a function",
-			 kname, code->name, (unsigned long long)branch->insn * BK_INSN_SIZE);
+			 kname, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
 	fn = &obj->functions[f];
 	if (branch->target < fn->start || branch->target >= fn->start + fn->count) {
 		bk_error(obj, "key '%s': function '%s' (section %s offset 0x%llx): jump target 0x%llx is outside the function",
-			 kname, fn->name, code->name, (unsigned long long)branch->insn * BK_INSN_SIZE,
-			 (unsigned long long)branch->target * BK_INSN_SIZE);
+			 kname, fn->name, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE,
+			 (unsigned long long)branch->target * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
 	site->entry = branch->entry;
@@ -149,7 +149,7 @@ int bk_check_key_references(struct bk_object *obj)
 
 			if (k < 0 || !obj->keys[k].is_static_key)
 				continue;
-			f = sec->exec ? bk_function_at(obj, s, sec->rels[r].r_offset / BK_INSN_SIZE) : -1;
+			f = sec->exec ? bk_function_at(obj, s, sec->rels[r].r_offset / ELFOBJ_INSN_SIZE) : -1;
 			bk_error(obj, "key '%s' is referenced from section %s offset 0x%llx%s%s%s: a static key is not a map BPF code can use",
 				 obj->keys[k].name, sec->name, (unsigned long long)sec->rels[r].r_offset,
 				 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",

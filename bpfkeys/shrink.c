@@ -119,13 +119,13 @@ static void lay_out(const struct bk_object *obj, const struct code_scan *c, cons
 uint64_t bk_shrink_byte(const struct bk_shrink *shrink, size_t section, uint64_t offset)
 {
 	const struct bk_code_layout *l = &shrink->layout[section];
-	uint64_t i = offset / BK_INSN_SIZE;
+	uint64_t i = offset / ELFOBJ_INSN_SIZE;
 
 	if (!l->moved)
 		return offset;
 	if (i >= l->count)
-		return l->new_index[l->count] * BK_INSN_SIZE + (offset - l->count * BK_INSN_SIZE);
-	return l->new_index[i] * BK_INSN_SIZE + (l->kept[i] ? offset % BK_INSN_SIZE : 0);
+		return l->new_index[l->count] * ELFOBJ_INSN_SIZE + (offset - l->count * ELFOBJ_INSN_SIZE);
+	return l->new_index[i] * ELFOBJ_INSN_SIZE + (l->kept[i] ? offset % ELFOBJ_INSN_SIZE : 0);
 }
 
 static int64_t new_rel(const struct bk_code_layout *l, uint64_t from, int64_t target)
@@ -147,18 +147,18 @@ static int fix_relocated(struct bk_object *obj, const struct bk_shrink *shrink, 
 	int64_t new_sym = (int64_t)bk_shrink_byte(shrink, ts, sym->st_value);
 
 	/* only what code_roots made an entry can be retargeted */
-	if (insn->code == BPF_CALL_CODE && type == BK_R_BPF_64_32 && !second_half) {
-		uint64_t target = sym->st_value / BK_INSN_SIZE + (uint64_t)((int64_t)insn->imm + 1);
+	if (insn->code == BPF_CALL_CODE && type == ELFOBJ_R_BPF_64_32 && !second_half) {
+		uint64_t target = sym->st_value / ELFOBJ_INSN_SIZE + (uint64_t)((int64_t)insn->imm + 1);
 
 		insn->imm = (int32_t)((int64_t)shrink->layout[ts].new_index[target] -
-				      new_sym / BK_INSN_SIZE - 1);
-	} else if (insn->code == BPF_LD_IMM64_CODE && type == BK_R_BPF_64_64 && !second_half) {
+				      new_sym / ELFOBJ_INSN_SIZE - 1);
+	} else if (insn->code == BPF_LD_IMM64_CODE && type == ELFOBJ_R_BPF_64_64 && !second_half) {
 		uint64_t byte = sym->st_value + (uint64_t)(int64_t)insn->imm;
 
 		insn->imm = (int32_t)((int64_t)bk_shrink_byte(shrink, ts, byte) - new_sym);
 	} else {
 		bk_error(obj, "section '%s': offset 0x%llx: relocation of type %u against '%s', in code that lower shrinks: cannot move its target",
-			 obj->sections[s].name, (unsigned long long)i * BK_INSN_SIZE, type,
+			 obj->sections[s].name, (unsigned long long)i * ELFOBJ_INSN_SIZE, type,
 			 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
 		return -1;
 	}
@@ -171,8 +171,8 @@ static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const str
 {
 	const struct bk_section *sec = &obj->sections[s];
 	struct bk_code_layout *l = &shrink->layout[s];
-	uint8_t *out = bk_xcalloc(l->new_index[c->count] + 1, BK_INSN_SIZE);
-	uint64_t tail = sec->shdr.sh_size % BK_INSN_SIZE;
+	uint8_t *out = bk_xcalloc(l->new_index[c->count] + 1, ELFOBJ_INSN_SIZE);
+	uint64_t tail = sec->shdr.sh_size % ELFOBJ_INSN_SIZE;
 
 	l->code = out;
 	for (uint64_t i = 0; i < c->count; i++) {
@@ -204,20 +204,21 @@ static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const str
 				insn.imm = (int32_t)r;
 			else
 				insn.off = (int16_t)r;
-		} else if (l->moved && !bk_find_rel(sec, i * BK_INSN_SIZE, &nrel) &&
+		} else if (l->moved && !bk_find_rel(sec, i * ELFOBJ_INSN_SIZE, &nrel) &&
 			   ((insn.code == BPF_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) ||
 			    (insn.code == BPF_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC))) {
 			insn.imm = (int32_t)new_rel(l, i, (int64_t)i + insn.imm + 1);
 		}
-		rel = bk_find_rel(sec, i * BK_INSN_SIZE, &nrel);
+		rel = bk_find_rel(sec, i * ELFOBJ_INSN_SIZE, &nrel);
 		for (size_t r = 0; r < nrel; r++)
 			if (fix_relocated(obj, shrink, s, i, &rel[r], &insn, c->second_half[i]))
 				return -1;
-		memcpy(out + l->new_index[i] * BK_INSN_SIZE, &insn, sizeof(insn));
+		memcpy(out + l->new_index[i] * ELFOBJ_INSN_SIZE, &insn, sizeof(insn));
 	}
 	/* bytes past the last whole instruction (none in a valid object) stay */
-	memcpy(out + l->new_index[c->count] * BK_INSN_SIZE, sec->data + c->count * BK_INSN_SIZE, tail);
-	l->size = l->new_index[c->count] * BK_INSN_SIZE + tail;
+	memcpy(out + l->new_index[c->count] * ELFOBJ_INSN_SIZE,
+	       sec->data + c->count * ELFOBJ_INSN_SIZE, tail);
+	l->size = l->new_index[c->count] * ELFOBJ_INSN_SIZE + tail;
 	return 0;
 }
 

@@ -38,7 +38,7 @@ static inline struct bk_insn insn_at(const struct code_scan *c, uint64_t i)
 {
 	struct bk_insn insn;
 
-	memcpy(&insn, c->text + i * BK_INSN_SIZE, sizeof(insn));
+	memcpy(&insn, c->text + i * ELFOBJ_INSN_SIZE, sizeof(insn));
 	return insn;
 }
 

@@ -48,7 +48,7 @@ static int code_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
 
 	for (uint64_t i = 0; i < c->count; i++) {
 		struct bk_insn insn = insn_at(c, i);
-		uint64_t at = i * BK_INSN_SIZE;
+		uint64_t at = i * ELFOBJ_INSN_SIZE;
 		size_t nrel;
 		const GElf_Rel *rel = bk_find_rel(sec, at, &nrel);
 
@@ -69,10 +69,10 @@ static int code_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
 				continue;
 			/* libbpf: a relocated call's callee is sym_off / 8 + imm + 1 */
 			if (insn.code == BPF_CALL_CODE)
-				byte = (int64_t)sym->st_value + ((int64_t)insn.imm + 1) * BK_INSN_SIZE;
+				byte = (int64_t)sym->st_value + ((int64_t)insn.imm + 1) * ELFOBJ_INSN_SIZE;
 			/* any other kind of relocation into moving code is refused in write_code */
 			if ((insn.code == BPF_CALL_CODE || insn.code == BPF_LD_IMM64_CODE) &&
-			    add_root(obj, scan, target_sec, byte % BK_INSN_SIZE ? -1 : byte / BK_INSN_SIZE,
+			    add_root(obj, scan, target_sec, byte % ELFOBJ_INSN_SIZE ? -1 : byte / ELFOBJ_INSN_SIZE,
 				     sec->name, at, insn.code == BPF_CALL_CODE ? "call" : "function address"))
 				return -1;
 		}
@@ -101,7 +101,7 @@ static int data_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
 
 		if (byte == (int64_t)obj->sections[target_sec].shdr.sh_size)
 			continue; /* the end of the code: stays the end */
-		if (add_root(obj, scan, target_sec, byte % BK_INSN_SIZE ? -1 : byte / BK_INSN_SIZE,
+		if (add_root(obj, scan, target_sec, byte % ELFOBJ_INSN_SIZE ? -1 : byte / ELFOBJ_INSN_SIZE,
 			     sec->name, rel->r_offset, "relocation"))
 			return -1;
 	}
@@ -114,7 +114,7 @@ static int successors(struct bk_object *obj, const struct code_scan *c, size_t s
 {
 	const struct bk_section *sec = &obj->sections[s];
 	struct bk_insn insn = insn_at(c, i);
-	uint64_t at = i * BK_INSN_SIZE;
+	uint64_t at = i * ELFOBJ_INSN_SIZE;
 
 	*n = 0;
 	if (c->site[i] != NO_SITE) {
@@ -193,7 +193,7 @@ int bk_shrink_reach(struct bk_object *obj, struct code_scan *c, size_t s, const 
 				continue; /* falls off the section: the verifier's to reject */
 			if (t < 0 || (uint64_t)t >= c->count || c->second_half[t]) {
 				bk_error(obj, "section '%s': offset 0x%llx: jump to instruction %lld, which is not an instruction start of the section: cannot remove dead code",
-					 obj->sections[s].name, (unsigned long long)i * BK_INSN_SIZE,
+					 obj->sections[s].name, (unsigned long long)i * ELFOBJ_INSN_SIZE,
 					 (long long)t);
 				err = -1;
 				break;
@@ -222,7 +222,7 @@ void bk_shrink_scan_init(struct bk_object *obj, struct code_scan *c, size_t s)
 	const struct bk_section *sec = &obj->sections[s];
 
 	c->text = sec->data;
-	c->count = sec->shdr.sh_size / BK_INSN_SIZE;
+	c->count = sec->shdr.sh_size / ELFOBJ_INSN_SIZE;
 	c->second_half = bk_xcalloc(c->count, sizeof(bool));
 	c->root = bk_xcalloc(c->count, sizeof(bool));
 	c->reachable = bk_xcalloc(c->count, sizeof(bool));

@@ -39,10 +39,10 @@ bool bk_shrink_relocations_matter(const struct bk_object *obj, size_t s)
 static unsigned addend_width(uint32_t type)
 {
 	switch (type) {
-	case BK_R_BPF_64_ABS64:
+	case ELFOBJ_R_BPF_64_ABS64:
 		return 8;
-	case BK_R_BPF_64_ABS32:
-	case BK_R_BPF_64_NODYLD32:
+	case ELFOBJ_R_BPF_64_ABS32:
+	case ELFOBJ_R_BPF_64_NODYLD32:
 		return 4;
 	default:
 		return 0;
@@ -118,7 +118,7 @@ bool bk_shrink_remap_offset(void *ctx, size_t section, uint64_t *offset)
 {
 	const struct bk_shrink *shrink = ctx;
 	const struct bk_code_layout *l;
-	uint64_t i = *offset / BK_INSN_SIZE;
+	uint64_t i = *offset / ELFOBJ_INSN_SIZE;
 
 	if (shrink->btf_ext_section && section == shrink->btf_ext_section)
 		return remap_btf_ext(shrink, offset);
@@ -236,7 +236,7 @@ static uint32_t lines_of_moved(struct ext_out *o, const struct bk_code_layout *l
 
 	qsort(recs, count, sizeof(*recs), cmp_by_insn);
 	for (uint64_t k = 0; k < l->count; k++) {
-		while (r < count && recs[r].insn_off / BK_INSN_SIZE <= k)
+		while (r < count && recs[r].insn_off / ELFOBJ_INSN_SIZE <= k)
 			r++;
 		in_effect[k] = r ? r - 1 : SIZE_MAX;
 	}
@@ -247,7 +247,7 @@ static uint32_t lines_of_moved(struct ext_out *o, const struct bk_code_layout *l
 			continue;
 		prev = in_effect[k];
 		struct ext_record *rec = &recs[prev];
-		uint32_t at = emit(o, rec, size, (uint32_t)(l->new_index[k] * BK_INSN_SIZE));
+		uint32_t at = emit(o, rec, size, (uint32_t)(l->new_index[k] * ELFOBJ_INSN_SIZE));
 
 		if (!rec->kept) { /* .rel.BTF.ext follows the first copy */
 			rec->kept = true;
@@ -267,7 +267,7 @@ static uint32_t records_of_moved(struct ext_out *o, const struct bk_shrink *shri
 	uint32_t written = 0;
 
 	for (uint32_t r = 0; r < count; r++) {
-		bool kept = l->kept[recs[r].insn_off / BK_INSN_SIZE];
+		bool kept = l->kept[recs[r].insn_off / ELFOBJ_INSN_SIZE];
 
 		recs[r].new_off = (uint32_t)bk_shrink_byte(shrink, s, recs[r].insn_off);
 		recs[r].kept = block == ELFOBJ_BTF_EXT_FUNC_INFO ? recs[r].new_off < l->size : kept;

@@ -19,10 +19,6 @@
 
 #include "bpfkeys.h"
 
-#ifndef SHT_LLVM_ADDRSIG
-#define SHT_LLVM_ADDRSIG 0x6fff4c03
-#endif
-
 int bk_edit_init(struct bk_edit *edit, const struct bk_object *obj)
 {
 	memset(edit, 0, sizeof(*edit));
@@ -122,7 +118,7 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 		}
 		for (size_t i = 1; i < n; i++)
 			if (!drop[i] && symbols_changed &&
-			    obj->sections[i].shdr.sh_type == SHT_LLVM_ADDRSIG)
+			    obj->sections[i].shdr.sh_type == ELFOBJ_SHT_LLVM_ADDRSIG)
 				drop[i] = more = true;
 	}
 	if (drop[obj->symtab] || drop[obj->shstrndx] || drop[obj->sections[obj->symtab].shdr.sh_link]) {
@@ -285,7 +281,7 @@ int bk_write_resolved(struct bk_object *obj, const char *out_path, int out_fd)
 {
 	struct bk_edit edit;
 	struct bk_new_section section = {
-		.name = BK_INSTANCES_SEC, .type = SHT_PROGBITS, .flags = 0, .align = 8,
+		.name = BPFKEYS_SECTION, .type = SHT_PROGBITS, .flags = 0, .align = 8,
 	};
 	uint8_t *data = NULL;
 	int err;

@@ -22,12 +22,22 @@
 #include <libelf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+/* kernel ABI (map type, map_extra flags, static branch src_reg bits) */
+#include "uapi/linux/bpf_static_keys.h"
 
 #ifndef EM_BPF
 #define EM_BPF 247
 #endif
 #define ELFOBJ_SHT_LLVM_ADDRSIG 0x6fff4c03
 #define ELFOBJ_INSN_SIZE 8
+
+/* Sections of the object ABI (docs/abi.md); .bpfkeys is BPFKEYS_SECTION. */
+#define ELFOBJ_MAPS_SECTION ".maps"
+#define ELFOBJ_STATIC_KEYS_SECTION ".static_keys"
+#define ELFOBJ_STATIC_KEYS_REL_SECTION ".rel.static_keys"
+/* Bit 0 of a .static_keys entry's key field: BPF_STATIC_KEY_ENTRY_LIKELY of
+ * runtime-headers/bpf_static_keys.h, the BPF-side header (abi.md section 2). */
+#define ELFOBJ_STATIC_KEY_ENTRY_LIKELY 1ULL
 
 /* BPF relocation types (llvm/BinaryFormat/ELFRelocs/BPF.def) */
 #define ELFOBJ_R_BPF_64_64 1

@@ -18,9 +18,6 @@
 #define ENTRY_SIZE 16
 #define BPF_JA_CODE 0x05	/* BPF_JMP | BPF_JA: 16-bit off */
 #define BPF_JA32_CODE 0x06	/* BPF_JMP32 | BPF_JA: 32-bit imm */
-#define BRANCH_JA 1		/* src_reg flags of a static branch */
-#define BRANCH_NOP 2
-#define ENTRY_LIKELY 1ULL
 
 static const char *const field_names[3] = { "insn_off", "target_off", "key" };
 
@@ -117,7 +114,7 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 		return entry_error(c, "branch (section %s) and target (section %s) are in different sections",
 				   obj->sections[sym[0]->st_shndx].name,
 				   obj->sections[sym[1]->st_shndx].name);
-	if (flags & ~ENTRY_LIKELY)
+	if (flags & ~ELFOBJ_STATIC_KEY_ENTRY_LIKELY)
 		return entry_error(c, "unknown flags 0x%llx", (unsigned long long)flags);
 	code = &obj->sections[sym[0]->st_shndx];
 	if (insn_off % ELFOBJ_INSN_SIZE || insn_off >= code->shdr.sh_size)
@@ -129,7 +126,7 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	memcpy(&off, insn + 2, 2);
 	memcpy(&imm, insn + 4, 4);
 	if ((insn[0] != BPF_JA_CODE && insn[0] != BPF_JA32_CODE) || dst != 0 ||
-	    (src != BRANCH_JA && src != (BRANCH_JA | BRANCH_NOP)) ||
+	    (src != BPF_STATIC_BRANCH_JA && src != (BPF_STATIC_BRANCH_JA | BPF_STATIC_BRANCH_NOP)) ||
 	    (insn[0] == BPF_JA_CODE && imm != 0) || (insn[0] == BPF_JA32_CODE && off != 0))
 		return site_error(c, sym[0]->st_shndx, insn_off,
 				  "instruction (code 0x%02x, regs 0x%02x, off %d, imm %d) is not a static branch",
@@ -137,8 +134,8 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	branch->section = sym[0]->st_shndx;
 	branch->insn = insn_off / ELFOBJ_INSN_SIZE;
 	branch->wide = insn[0] == BPF_JA32_CODE;
-	branch->jump_when_off = src & BRANCH_NOP;
-	branch->likely = flags & ENTRY_LIKELY;
+	branch->jump_when_off = src & BPF_STATIC_BRANCH_NOP;
+	branch->likely = flags & ELFOBJ_STATIC_KEY_ENTRY_LIKELY;
 	target = (int64_t)branch->insn + 1 + (branch->wide ? imm : off);
 	if (target_off % ELFOBJ_INSN_SIZE || target != (int64_t)(target_off / ELFOBJ_INSN_SIZE))
 		return site_error(c, sym[0]->st_shndx, insn_off,
@@ -215,10 +212,10 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	*branches = NULL;
 	*branch_count = 0;
 	for (size_t i = 1; i < obj->section_count; i++) {
-		if (strcmp(obj->sections[i].name, ".static_keys"))
+		if (strcmp(obj->sections[i].name, ELFOBJ_STATIC_KEYS_SECTION))
 			continue;
 		if (keys)
-			return elfobj_error(obj->path, ".static_keys", "more than one .static_keys section");
+			return elfobj_error(obj->path, ELFOBJ_STATIC_KEYS_SECTION, "more than one .static_keys section");
 		keys = &obj->sections[i];
 	}
 	if (!keys)

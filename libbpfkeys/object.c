@@ -81,7 +81,7 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 	}
 	if (obj->bk.instances_section && !obj->bk.static_keys_section) {
 		err = bpfkeys_error(obj, EINVAL, "already resolved (has %s): libbpfkeys takes the linked object before `bpfkeys resolve`",
-				    BK_INSTANCES_SEC);
+				    BPFKEYS_SECTION);
 		goto fail;
 	}
 	if (bk_analyze(&obj->bk)) {
@@ -98,7 +98,7 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 	obj->name = opts && opts->object_name ? bk_xstrdup(opts->object_name) : default_name(obj->path);
 	obj->on = bk_xcalloc(obj->bk.key_count, sizeof(bool));
 	for (size_t k = 0; k < obj->bk.key_count; k++)
-		obj->on[k] = obj->bk.keys[k].map_extra & BK_F_STATIC_KEY_ON;
+		obj->on[k] = obj->bk.keys[k].map_extra & BPF_F_STATIC_KEY_ON;
 	for (size_t f = 0; f < obj->bk.function_count; f++)
 		if (obj->bk.functions[f].is_program)
 			obj->program_count++;

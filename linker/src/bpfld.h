@@ -19,33 +19,18 @@
 #include <libelf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "bpfkeys_format.h"
 #include "elfobj.h"
 
 #define BPFLD_VERSION "0.1.0"
 
-#ifndef R_BPF_64_ABS64
-#define R_BPF_64_ABS64 2
-#endif
-#ifndef R_BPF_64_ABS32
-#define R_BPF_64_ABS32 3
-#endif
-#ifndef R_BPF_64_NODYLD32
-#define R_BPF_64_NODYLD32 4
-#endif
-
-#define BPF_INSN_SIZE 8
-#define MAPS_SECTION ".maps"
 #define BTF_SECTION ".BTF"
 #define BTF_EXT_SECTION ".BTF.ext"
 #define BTF_EXTERN_DATASEC ".extern"
-#define STATIC_KEYS_SECTION ".static_keys"
 #define JUMP_TABLES_SECTION ".jumptables"
 #define JUMP_TABLE_SYMBOL_PREFIX "BPF.JT."
-#define BKEYS_INSTANCES_SECTION ".bpfkeys"	/* written by bpfkeys resolve */
 
-/* ---- diagnostics (elfobj/diag.c) and arrays (diag.c) ---- */
-/* Prints "bpfld: FILE: error: section 'SEC': MESSAGE" (elfobj's format) and returns -1. */
-#define link_error elfobj_error
+/* ---- diagnostics (elfobj/diag.c: elfobj_error) and arrays (diag.c) ---- */
 extern bool bpfld_verbose;
 
 /* ---- string table and name lookup (strings.c) ---- */

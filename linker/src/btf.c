@@ -131,21 +131,24 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 	}
 mismatch:
 	if (bpfld_verbose)
-		link_error(NULL, NULL, "symbol '%s': BTF types [%u] and [%u] differ", sym_name, id1, id2);
+		elfobj_error(NULL, NULL, "symbol '%s': BTF types [%u] and [%u] differ", sym_name, id1, id2);
 	return 0;
 }
 
 /* ---- BTF-defined map definitions ---- */
 
+/* indexes of map_definition.values, in map_int_fields' order */
+enum { MAP_FIELD_TYPE = 0, MAP_FIELD_MAP_EXTRA = 7, MAP_FIELD_COUNT = 8 };
+
 struct map_definition {
-	uint32_t values[8];	/* type, key_size, value_size, max_entries, map_flags,
-				   numa_node, pinning, map_extra (lower 32 bits) */
+	uint32_t values[MAP_FIELD_COUNT];	/* type, key_size, value_size, max_entries,
+					   map_flags, numa_node, pinning, map_extra (lower 32 bits) */
 	uint32_t key_type, value_type;
 	bool has_inner;
 	uint32_t inner_struct;
 };
 
-static const char *const map_int_fields[8] = {
+static const char *const map_int_fields[MAP_FIELD_COUNT] = {
 	"type", "key_size", "value_size", "max_entries", "map_flags", "numa_node", "pinning",
 	"map_extra",
 };
@@ -178,7 +181,7 @@ static int parse_map_definition(const struct btf *btf, uint32_t struct_id, struc
 		const struct btf_type *mt;
 		bool known = false;
 
-		for (f = 0; f < 8; f++) {
+		for (f = 0; f < MAP_FIELD_COUNT; f++) {
 			if (strcmp(name, map_int_fields[f]) == 0) {
 				if (!map_field_int(btf, m->type, &def->values[f]))
 					return -1;
@@ -226,12 +229,12 @@ static int map_struct_definitions_match(const char *sym_name, const struct btf *
 	int f;
 
 	if (parse_map_definition(btf1, id1, &d1) || parse_map_definition(btf2, id2, &d2)) {
-		link_error(NULL, MAPS_SECTION, "symbol '%s': invalid BTF map definition", sym_name);
+		elfobj_error(NULL, ELFOBJ_MAPS_SECTION, "symbol '%s': invalid BTF map definition", sym_name);
 		return 0;
 	}
-	for (f = 0; f < 8; f++) {
+	for (f = 0; f < MAP_FIELD_COUNT; f++) {
 		if (d1.values[f] != d2.values[f]) {
-			link_error(NULL, MAPS_SECTION, "symbol '%s': map %s differs: %u vs %u",
+			elfobj_error(NULL, ELFOBJ_MAPS_SECTION, "symbol '%s': map %s differs: %u vs %u",
 				   sym_name, map_int_fields[f], d1.values[f], d2.values[f]);
 			return 0;
 		}
@@ -240,11 +243,11 @@ static int map_struct_definitions_match(const char *sym_name, const struct btf *
 	    (d1.key_type && !btf_type_matches(sym_name, true, btf1, d1.key_type, btf2, d2.key_type)) ||
 	    (d1.value_type &&
 	     !btf_type_matches(sym_name, true, btf1, d1.value_type, btf2, d2.value_type))) {
-		link_error(NULL, MAPS_SECTION, "symbol '%s': map key or value type differs", sym_name);
+		elfobj_error(NULL, ELFOBJ_MAPS_SECTION, "symbol '%s': map key or value type differs", sym_name);
 		return 0;
 	}
 	if (d1.has_inner != d2.has_inner) {
-		link_error(NULL, MAPS_SECTION, "symbol '%s': only one definition has an inner map",
+		elfobj_error(NULL, ELFOBJ_MAPS_SECTION, "symbol '%s': only one definition has an inner map",
 			   sym_name);
 		return 0;
 	}
@@ -271,9 +274,10 @@ int static_key_polarity(const struct btf *btf, uint32_t var_id)
 
 	/* BPF_MAP_TYPE_INSN_SET with BPF_F_STATIC_KEY in map_extra (docs/abi.md) */
 	if (!v || !btf_is_var(v) || parse_map_definition(btf, v->type, &def) ||
-	    def.values[0] != 34 || !(def.values[7] & 1))
+	    def.values[MAP_FIELD_TYPE] != BPF_MAP_TYPE_INSN_SET ||
+	    !(def.values[MAP_FIELD_MAP_EXTRA] & BPF_F_STATIC_KEY))
 		return -1;
-	return (def.values[7] & 2) ? 1 : 0;
+	return (def.values[MAP_FIELD_MAP_EXTRA] & BPF_F_STATIC_KEY_ON) ? 1 : 0;
 }
 
 /* An extern VAR/FUNC got its definition: make its BTF say so (libbpf does the same). */
@@ -301,7 +305,7 @@ int complete_extern_btf(struct btf *dst, uint32_t dst_id, const struct btf *src,
 			continue;
 		off = btf__add_str(dst, btf__str_by_offset(src, src_p->name_off));
 		if (off < 0)
-			return link_error(NULL, NULL, "cannot add BTF string");
+			return elfobj_error(NULL, NULL, "cannot add BTF string");
 		/* btf__add_str may move type data: look the type up again */
 		dst_t = btf_type_mut(dst, btf__type_by_id(dst, dst_id)->type);
 		dst_p = btf_params(dst_t) + i;
@@ -346,7 +350,7 @@ static int index_object_symbols(struct input_object *obj)
 
 	obj->next_object_symbol = calloc(obj->symbol_count + 1, sizeof(*obj->next_object_symbol));
 	if (!obj->next_object_symbol)
-		return link_error(obj->path, NULL, "out of memory");
+		return elfobj_error(obj->path, NULL, "out of memory");
 	for (i = obj->symbol_count; i-- > 1;) {
 		const Elf64_Sym *sym = &obj->symbols[i];
 		size_t *first;
@@ -427,7 +431,7 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 				if (!glob)
 					continue;
 				if (glob->section_id != dst->id)
-					return link_error(obj->path, src->name,
+					return elfobj_error(obj->path, src->name,
 							  "symbol '%s': BTF places it in section '%s'",
 							  name, dst->name);
 			}
@@ -436,7 +440,7 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 				long long size = btf__resolve_size(linker->btf, glob->underlying_btf_id);
 
 				if (size < 0)
-					return link_error(obj->path, src->name,
+					return elfobj_error(obj->path, src->name,
 							  "symbol '%s': cannot resolve type size", name);
 				dst->vars[glob->var_index].size = size;
 				continue;
@@ -451,7 +455,7 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 							 &offset, &found))
 					return -1;
 				if (!found)
-					return link_error(obj->path, src->name,
+					return elfobj_error(obj->path, src->name,
 							  "variable '%s' has BTF but no symbol", name);
 			}
 			if (add_datasec_var(dst, new_id, src->output_offset + offset, var->size))
@@ -558,7 +562,7 @@ static int append_object_types(struct linker *linker, struct input_object *obj,
 
 				new_id = btf__add_type(linker->btf, obj->btf, t);
 				if (new_id < 0)
-					return link_error(obj->path, BTF_SECTION,
+					return elfobj_error(obj->path, BTF_SECTION,
 							  "cannot append type [%u]", id);
 				copy = btf_type_mut(linker->btf, new_id);
 				copy->info = (BTF_KIND_FUNC << 24) | BTF_FUNC_STATIC;
@@ -581,7 +585,7 @@ static int append_object_types(struct linker *linker, struct input_object *obj,
 		}
 		new_id = btf__add_type(linker->btf, obj->btf, t);
 		if (new_id < 0)
-			return link_error(obj->path, BTF_SECTION, "cannot append type [%u]", id);
+			return elfobj_error(obj->path, BTF_SECTION, "cannot append type [%u]", id);
 		obj->btf_type_map[id] = new_id;
 		if (glob) {
 			glob->btf_id = new_id;
@@ -609,7 +613,7 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 	count = btf__type_cnt(obj->btf);
 	obj->btf_type_map = calloc(count + 1, sizeof(*obj->btf_type_map));
 	if (!obj->btf_type_map || own_global_symbols(obj, &own_globals))
-		return link_error(obj->path, NULL, "out of memory");
+		return elfobj_error(obj->path, NULL, "out of memory");
 	err = append_object_types(linker, obj, &own_globals);
 	free(own_globals.symbols);
 	if (err)
@@ -620,7 +624,7 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 	out_count = btf__type_cnt(linker->btf);
 	for (id = start_id; id < out_count; id++)
 		if (elfobj_btf_visit_type_ids(btf_type_mut(linker->btf, id), remap_type_id, &remap))
-			return link_error(obj->path, BTF_SECTION,
+			return elfobj_error(obj->path, BTF_SECTION,
 					  "type [%u] refers to a type that was not linked", id);
 
 	/* a resolved extern now points at its definition's type */
@@ -632,7 +636,7 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 			continue;
 		input_id = -glob->underlying_btf_id;
 		if (input_id >= count || (input_id && !obj->btf_type_map[input_id]))
-			return link_error(obj->path, BTF_SECTION, "cannot remap type [%u]", input_id);
+			return elfobj_error(obj->path, BTF_SECTION, "cannot remap type [%u]", input_id);
 		glob->underlying_btf_id = input_id ? obj->btf_type_map[input_id] : 0;
 		btf_type_mut(linker->btf, glob->btf_id)->type = glob->underlying_btf_id;
 	}
@@ -653,7 +657,7 @@ static int append_btf_ext_record(struct input_object *obj, int block, const char
 	int i;
 
 	if (!src || src->ephemeral || !(src->shdr->sh_flags & SHF_EXECINSTR) || !src->output_id)
-		return link_error(obj->path, BTF_EXT_SECTION,
+		return elfobj_error(obj->path, BTF_EXT_SECTION,
 				  "records refer to section '%s', which is not a code section of this object",
 				  sec_name);
 	dst = &linker->sections[src->output_id];
@@ -661,7 +665,7 @@ static int append_btf_ext_record(struct input_object *obj, int block, const char
 	if (!records->record_size)
 		records->record_size = obj->btf_ext[block].record_size;
 	if (records->record_size != obj->btf_ext[block].record_size)
-		return link_error(obj->path, BTF_EXT_SECTION,
+		return elfobj_error(obj->path, BTF_EXT_SECTION,
 				  "record size %u for '%s' differs from earlier objects (%u)",
 				  obj->btf_ext[block].record_size, sec_name, records->record_size);
 	if (grow_array((void **)&records->records, &records->capacity,
@@ -682,7 +686,7 @@ static int append_btf_ext_record(struct input_object *obj, int block, const char
 				int off = btf__add_str(linker->btf, btf__str_by_offset(obj->btf, fields[i]));
 
 				if (off < 0)
-					return link_error(obj->path, BTF_EXT_SECTION, "cannot add string");
+					return elfobj_error(obj->path, BTF_EXT_SECTION, "cannot add string");
 				fields[i] = off;
 			}
 			break;
@@ -690,7 +694,7 @@ static int append_btf_ext_record(struct input_object *obj, int block, const char
 			int off = btf__add_str(linker->btf, btf__str_by_offset(obj->btf, fields[2]));
 
 			if (off < 0)
-				return link_error(obj->path, BTF_EXT_SECTION, "cannot add string");
+				return elfobj_error(obj->path, BTF_EXT_SECTION, "cannot add string");
 			fields[1] = obj->btf_type_map[fields[1]];
 			fields[2] = off;
 			break;
@@ -747,7 +751,7 @@ static int build_btf_ext(struct linker *linker, uint8_t **out, uint32_t *out_siz
 			if (!r->count)
 				continue;
 			if (record_size && record_size != r->record_size)
-				return link_error(NULL, BTF_EXT_SECTION,
+				return elfobj_error(NULL, BTF_EXT_SECTION,
 						  "record sizes differ between sections");
 			record_size = r->record_size;
 			lengths[block] += 8 + r->count * r->record_size;
@@ -766,7 +770,7 @@ static int build_btf_ext(struct linker *linker, uint8_t **out, uint32_t *out_siz
 	total = sizeof(hdr) + lengths[0] + lengths[1] + lengths[2];
 	data = calloc(1, total);
 	if (!data)
-		return link_error(NULL, NULL, "out of memory");
+		return elfobj_error(NULL, NULL, "out of memory");
 	memcpy(data, &hdr, sizeof(hdr));
 	pos = sizeof(hdr);
 	for (block = 0; block < BTF_EXT_BLOCK_COUNT; block++) {
@@ -790,7 +794,7 @@ static int build_btf_ext(struct linker *linker, uint8_t **out, uint32_t *out_siz
 			off = btf__add_str(linker->btf, sec->name);
 			if (off < 0) {
 				free(data);
-				return link_error(NULL, NULL, "cannot add BTF string");
+				return elfobj_error(NULL, NULL, "cannot add BTF string");
 			}
 			name_off = off;
 			memcpy(data + pos, &name_off, 4);
@@ -845,12 +849,12 @@ int finalize_btf(struct linker *linker, const char *output_path,
 			continue;
 		id = btf__add_datasec(linker->btf, sec->name, sec->ephemeral ? 0 : sec->size);
 		if (id < 0)
-			return link_error(output_path, sec->name, "cannot add DATASEC");
+			return elfobj_error(output_path, sec->name, "cannot add DATASEC");
 		for (j = 0; j < sec->var_count; j++) {
 			struct btf_var_secinfo *v = &sec->vars[j];
 
 			if (btf__add_datasec_var_info(linker->btf, v->type, v->offset, v->size))
-				return link_error(output_path, sec->name, "cannot add DATASEC member");
+				return elfobj_error(output_path, sec->name, "cannot add DATASEC member");
 		}
 	}
 	{
@@ -859,7 +863,7 @@ int finalize_btf(struct linker *linker, const char *output_path,
 		for (id = 1; id < count; id++)
 			if (elfobj_btf_visit_type_ids(btf_type_mut(linker->btf, id),
 						      elfobj_btf_check_type_id, &count))
-				return link_error(output_path, BTF_SECTION,
+				return elfobj_error(output_path, BTF_SECTION,
 						  "internal error: merged type [%u] refers to a missing type", id);
 	}
 	if (build_btf_ext(linker, &ext_data, &ext_data_size))
@@ -869,20 +873,20 @@ int finalize_btf(struct linker *linker, const char *output_path,
 		free(ext_data);
 		err = libbpf_get_error(btf_ext);
 		if (err)
-			return link_error(output_path, BTF_EXT_SECTION, "merged .BTF.ext is invalid: %s",
+			return elfobj_error(output_path, BTF_EXT_SECTION, "merged .BTF.ext is invalid: %s",
 					  strerror(-err));
 	}
 	opts.btf_ext = btf_ext;
 	err = btf__dedup(linker->btf, &opts);
 	if (err) {
 		btf_ext__free(btf_ext);
-		return link_error(output_path, BTF_SECTION, "BTF dedup failed: %s", strerror(-err));
+		return elfobj_error(output_path, BTF_SECTION, "BTF dedup failed: %s", strerror(-err));
 	}
 	raw = btf__raw_data(linker->btf, btf_size);
 	*btf_raw = raw ? malloc(*btf_size) : NULL;
 	if (!*btf_raw) {
 		btf_ext__free(btf_ext);
-		return link_error(output_path, BTF_SECTION, "out of memory");
+		return elfobj_error(output_path, BTF_SECTION, "out of memory");
 	}
 	memcpy(*btf_raw, raw, *btf_size);
 	if (btf_ext) {
@@ -892,7 +896,7 @@ int finalize_btf(struct linker *linker, const char *output_path,
 			memcpy(*ext_raw, raw, *ext_size);
 		btf_ext__free(btf_ext);
 		if (!*ext_raw)
-			return link_error(output_path, BTF_EXT_SECTION, "out of memory");
+			return elfobj_error(output_path, BTF_EXT_SECTION, "out of memory");
 	}
 	return 0;
 }

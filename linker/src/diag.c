@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Growable arrays; diagnostics are elfobj's (link_error in bpfld.h). */
+/* Growable arrays; diagnostics are elfobj's (elfobj_error, elfobj/diag.c). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ int grow_array(void **array, size_t *capacity, size_t needed, size_t element_siz
 		new_capacity *= 2;
 	grown = realloc(*array, new_capacity * element_size);
 	if (!grown)
-		return link_error(NULL, NULL, "out of memory");
+		return elfobj_error(NULL, NULL, "out of memory");
 	memset((char *)grown + *capacity * element_size, 0,
 	       (new_capacity - *capacity) * element_size);
 	*array = grown;

@@ -12,7 +12,7 @@ int linker_init(struct linker *linker)
 	memset(linker, 0, sizeof(*linker));
 	linker->sections = calloc(1, sizeof(*linker->sections));
 	if (!linker->sections)
-		return link_error(NULL, NULL, "out of memory");
+		return elfobj_error(NULL, NULL, "out of memory");
 	linker->section_count = linker->section_capacity = 1;
 	if (string_table_init(&linker->strtab) ||
 	    name_map_init(&linker->global_names, &linker->strtab) ||
@@ -21,7 +21,7 @@ int linker_init(struct linker *linker)
 	linker->btf = btf__new_empty();
 	if (libbpf_get_error(linker->btf)) {
 		linker->btf = NULL;
-		return link_error(NULL, NULL, "cannot create BTF");
+		return elfobj_error(NULL, NULL, "cannot create BTF");
 	}
 	return 0;
 }

@@ -27,7 +27,7 @@ struct output_section *output_section_add(struct linker *linker, const char *nam
 	bool added;
 
 	if (!copy) {
-		link_error(NULL, NULL, "out of memory");
+		elfobj_error(NULL, NULL, "out of memory");
 		return NULL;
 	}
 	if (grow_array((void **)&linker->sections, &linker->section_capacity,
@@ -107,22 +107,22 @@ int merge_section_data(struct linker *linker, struct input_object *obj)
 			init_from_input(dst, src);
 		} else if (!dst->ephemeral && !src->ephemeral) {
 			if (dst->type != src->shdr->sh_type)
-				return link_error(obj->path, src->name,
+				return elfobj_error(obj->path, src->name,
 						  "section type %#x differs from earlier objects (%#x)",
 						  src->shdr->sh_type, dst->type);
 			if (dst->flags != src->shdr->sh_flags)
-				return link_error(obj->path, src->name,
+				return elfobj_error(obj->path, src->name,
 						  "section flags %#llx differ from earlier objects (%#llx)",
 						  (unsigned long long)src->shdr->sh_flags,
 						  (unsigned long long)dst->flags);
 			if (dst->entsize != src->shdr->sh_entsize)
-				return link_error(obj->path, src->name,
+				return elfobj_error(obj->path, src->name,
 						  "section entry size differs from earlier objects");
 			/* license and version must agree and appear once */
 			if (strcmp(src->name, "license") == 0 || strcmp(src->name, "version") == 0) {
 				if (dst->size != src->shdr->sh_size ||
 				    (dst->size && memcmp(dst->data, src->data->d_buf, dst->size)))
-					return link_error(obj->path, src->name,
+					return elfobj_error(obj->path, src->name,
 							  "contents differ from earlier objects");
 				src->skipped = true;
 				src->output_id = dst->id;
@@ -154,37 +154,37 @@ static int rebase_in_place_value(struct input_object *obj, const char *rel_name,
 	if (!delta)
 		return 0;
 	switch (type) {
-	case R_BPF_64_64:
-	case R_BPF_64_32: {
+	case ELFOBJ_R_BPF_64_64:
+	case ELFOBJ_R_BPF_64_32: {
 		struct bpf_insn insn;
 
 		memcpy(&insn, p, sizeof(insn));
 		/* calls count instructions, everything else counts bytes */
-		if (type == R_BPF_64_32 && insn.code == (BPF_JMP | BPF_CALL))
-			imm = (int64_t)insn.imm + (int64_t)(delta / BPF_INSN_SIZE);
+		if (type == ELFOBJ_R_BPF_64_32 && insn.code == (BPF_JMP | BPF_CALL))
+			imm = (int64_t)insn.imm + (int64_t)(delta / ELFOBJ_INSN_SIZE);
 		else
 			imm = (int64_t)insn.imm + (int64_t)delta;
 		if (imm > INT32_MAX || imm < INT32_MIN)
-			return link_error(obj->path, rel_name,
+			return elfobj_error(obj->path, rel_name,
 					  "rebased instruction immediate at %#llx overflows 32 bits",
 					  (unsigned long long)offset);
 		insn.imm = (int32_t)imm;
 		memcpy(p, &insn, sizeof(insn));
 		return 0;
 	}
-	case R_BPF_64_ABS64:
+	case ELFOBJ_R_BPF_64_ABS64:
 		write_u64(p, read_u64(p) + delta);
 		return 0;
-	case R_BPF_64_ABS32:
-	case R_BPF_64_NODYLD32:
+	case ELFOBJ_R_BPF_64_ABS32:
+	case ELFOBJ_R_BPF_64_NODYLD32:
 		if (read_u32(p) + delta > UINT32_MAX)
-			return link_error(obj->path, rel_name,
+			return elfobj_error(obj->path, rel_name,
 					  "rebased 32-bit value at %#llx overflows",
 					  (unsigned long long)offset);
 		write_u32(p, read_u32(p) + (uint32_t)delta);
 		return 0;
 	}
-	return link_error(obj->path, rel_name, "unexpected relocation type %u", type);
+	return elfobj_error(obj->path, rel_name, "unexpected relocation type %u", type);
 }
 
 static bool is_jump_table_symbol(const struct input_object *obj, const Elf64_Sym *sym)
@@ -222,8 +222,8 @@ static int check_static_keys(struct linker *linker, struct input_object *obj,
 				glob->static_key_user = obj->path;
 			continue;
 		}
-		if (!section_id || strcmp(linker->sections[section_id].name, MAPS_SECTION))
-			return link_error(obj->path, keys->name, "entry %zu: key '%s' is not a map in .maps",
+		if (!section_id || strcmp(linker->sections[section_id].name, ELFOBJ_MAPS_SECTION))
+			return elfobj_error(obj->path, keys->name, "entry %zu: key '%s' is not a map in .maps",
 					  branch->entry, obj->file.symbol_names[branch->key_symbol]);
 	}
 	return 0;
@@ -251,11 +251,11 @@ static int rebase_jump_tables(struct linker *linker, struct input_object *obj,
 		name = input_symbol_name(obj, sym);
 		table_sec = &obj->sections[sym->st_shndx];
 		if (!jump_table_owner[i])
-			return link_error(obj->path, JUMP_TABLES_SECTION,
+			return elfobj_error(obj->path, JUMP_TABLES_SECTION,
 					  "jump table '%s' is not loaded by any instruction, so its code section is unknown",
 					  name);
 		if (sym->st_size % 8 || sym->st_value % 8)
-			return link_error(obj->path, JUMP_TABLES_SECTION,
+			return elfobj_error(obj->path, JUMP_TABLES_SECTION,
 					  "jump table '%s' is not an array of 8-byte entries", name);
 		code = &obj->sections[jump_table_owner[i]];
 		dst = &linker->sections[table_sec->output_id];
@@ -263,8 +263,8 @@ static int rebase_jump_tables(struct linker *linker, struct input_object *obj,
 			uint8_t *p = dst->data + table_sec->output_offset + sym->st_value + entry * 8;
 			uint64_t target = read_u64(p);
 
-			if (target % BPF_INSN_SIZE || target >= code->shdr->sh_size)
-				return link_error(obj->path, JUMP_TABLES_SECTION,
+			if (target % ELFOBJ_INSN_SIZE || target >= code->shdr->sh_size)
+				return elfobj_error(obj->path, JUMP_TABLES_SECTION,
 						  "jump table '%s' entry %llu (%#llx) is outside '%s'",
 						  name, (unsigned long long)entry,
 						  (unsigned long long)target, code->name);
@@ -281,7 +281,7 @@ int merge_relocations(struct linker *linker, struct input_object *obj)
 	int err = -1;
 
 	if (!jump_table_owner)
-		return link_error(obj->path, NULL, "out of memory");
+		return elfobj_error(obj->path, NULL, "out of memory");
 	for (i = 1; i < obj->section_count; i++) {
 		struct input_section *rel_sec = &obj->sections[i], *target;
 		struct output_section *dst;
@@ -293,7 +293,7 @@ int merge_relocations(struct linker *linker, struct input_object *obj)
 		target = &obj->sections[rel_sec->shdr->sh_info];
 		if (target->skipped)
 			continue;
-		if (strcmp(target->name, STATIC_KEYS_SECTION) == 0 &&
+		if (strcmp(target->name, ELFOBJ_STATIC_KEYS_SECTION) == 0 &&
 		    check_static_keys(linker, obj, target))
 			goto out;
 		dst = &linker->sections[target->output_id];
@@ -314,7 +314,7 @@ int merge_relocations(struct linker *linker, struct input_object *obj)
 				const char *sec_name = sym->st_shndx < obj->section_count ?
 					obj->sections[sym->st_shndx].name : "?";
 
-				link_error(obj->path, rel_sec->name,
+				elfobj_error(obj->path, rel_sec->name,
 					   "relocation #%zu refers to symbol '%s' in discarded section '%s'",
 					   j, input_symbol_name(obj, sym), sec_name);
 				goto out;
@@ -329,7 +329,7 @@ int merge_relocations(struct linker *linker, struct input_object *obj)
 			if (is_jump_table_symbol(obj, sym) && (target->shdr->sh_flags & SHF_EXECINSTR)) {
 				if (jump_table_owner[sym_index] &&
 				    jump_table_owner[sym_index] != target->elf_index) {
-					link_error(obj->path, rel_sec->name,
+					elfobj_error(obj->path, rel_sec->name,
 						   "jump table '%s' is used from two code sections",
 						   input_symbol_name(obj, sym));
 					goto out;

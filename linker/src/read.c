@@ -15,8 +15,6 @@
 #include <linux/bpf.h>
 #include "bpfld.h"
 
-#define SHT_LLVM_ADDRSIG_TYPE ELFOBJ_SHT_LLVM_ADDRSIG
-
 static bool is_dwarf_section_name(const char *name)
 {
 	return strncmp(name, ".debug_", sizeof(".debug_") - 1) == 0;
@@ -27,7 +25,7 @@ static bool is_ignored_section(const struct input_section *sec)
 {
 	const char *name = sec->name;
 
-	if (sec->shdr->sh_type == SHT_STRTAB || sec->shdr->sh_type == SHT_LLVM_ADDRSIG_TYPE)
+	if (sec->shdr->sh_type == SHT_STRTAB || sec->shdr->sh_type == ELFOBJ_SHT_LLVM_ADDRSIG)
 		return true;
 	/* a file without subprograms has an empty .text */
 	if (sec->shdr->sh_type == SHT_PROGBITS && sec->shdr->sh_size == 0 &&
@@ -132,9 +130,9 @@ static int read_sections(struct input_object *obj)
 		sec->shdr = sec->scn ? elf64_getshdr(sec->scn) : NULL;
 		sec->data = sec->shdr ? elf_getdata(sec->scn, NULL) : NULL;
 		if (!sec->data)
-			return link_error(obj->path, sec->name, "cannot read data: %s", elf_errmsg(-1));
+			return elfobj_error(obj->path, sec->name, "cannot read data: %s", elf_errmsg(-1));
 		if (sec->shdr->sh_size != sec->data->d_size)
-			return link_error(obj->path, sec->name, "inconsistent section size");
+			return elfobj_error(obj->path, sec->name, "inconsistent section size");
 		sec->skipped = is_ignored_section(sec);
 		/* 8-byte aligned tables: elfobj copies misaligned ones */
 		sec->table = sec->shdr->sh_type == SHT_SYMTAB ? (void *)obj->file.symbols :
@@ -146,8 +144,8 @@ static int read_sections(struct input_object *obj)
 
 		if (sec->shdr->sh_type != SHT_PROGBITS)
 			continue;
-		if (strcmp(sec->name, BKEYS_INSTANCES_SECTION) == 0)
-			return link_error(obj->path, sec->name,
+		if (strcmp(sec->name, BPFKEYS_SECTION) == 0)
+			return elfobj_error(obj->path, sec->name,
 					  "this object was already resolved by bpfkeys (its site indices would not match the merged code): link the raw objects, then run bpfkeys resolve on the result");
 		/* elfobj parsed and checked them */
 		if (strcmp(sec->name, BTF_SECTION) == 0 || strcmp(sec->name, BTF_EXT_SECTION) == 0)

@@ -122,7 +122,7 @@ static int find_global_symbol_btf(struct input_object *obj, const struct global_
 		return 0;
 	entry = &table->entries[index];
 	if (entry->ambiguous_id)
-		return link_error(obj->path, NULL,
+		return elfobj_error(obj->path, NULL,
 				  "symbol '%s': BTF is ambiguous: types #%u and #%u match",
 				  sym_name, entry->loose_id, entry->ambiguous_id);
 	if (entry->in_datasec) {
@@ -144,24 +144,25 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 	if (!glob->btf_id && !btf_id && !obj->btf)
 		return true;
 	if (!glob->btf_id || !btf_id) {
-		link_error(obj->path, NULL,
+		elfobj_error(obj->path, NULL,
 			   "symbol '%s': BTF info is missing for a global symbol (compile every object with -g)",
 			   sym_name);
 		return false;
 	}
 	t = btf__type_by_id(obj->btf, btf_id);
 	if (!btf_is_var(t) && !btf_is_func(t)) {
-		link_error(obj->path, NULL,
+		elfobj_error(obj->path, NULL,
 			   "symbol '%s': only extern variables and functions are supported", sym_name);
 		return false;
 	}
-	if (glob->section_id && strcmp(linker->sections[glob->section_id].name, MAPS_SECTION) == 0) {
+	if (glob->section_id &&
+	    strcmp(linker->sections[glob->section_id].name, ELFOBJ_MAPS_SECTION) == 0) {
 		int earlier = static_key_polarity(linker->btf, glob->btf_id);
 		int current = static_key_polarity(obj->btf, btf_id);
 
 		/* the one difference a key's two declarations can have: its initial state */
 		if (earlier >= 0 && current >= 0 && earlier != current) {
-			link_error(obj->path, MAPS_SECTION,
+			elfobj_error(obj->path, ELFOBJ_MAPS_SECTION,
 				   "static key '%s': %s_STATIC_KEY_%s in %s vs %s_STATIC_KEY_%s in %s",
 				   sym_name, glob->is_extern ? "DECLARE" : "DEFINE",
 				   earlier ? "TRUE" : "FALSE", glob->path,
@@ -171,12 +172,12 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 		}
 		if (map_definitions_match(sym_name, linker->btf, glob->btf_id, obj->btf, btf_id))
 			return true;
-		link_error(obj->path, MAPS_SECTION,
+		elfobj_error(obj->path, ELFOBJ_MAPS_SECTION,
 			   "symbol '%s': map definition differs from the one linked before", sym_name);
 		return false;
 	}
 	if (!btf_type_matches(sym_name, true, linker->btf, glob->btf_id, obj->btf, btf_id)) {
-		link_error(obj->path, NULL, "symbol '%s': type differs from the one linked before",
+		elfobj_error(obj->path, NULL, "symbol '%s': type differs from the one linked before",
 			   sym_name);
 		return false;
 	}
@@ -212,7 +213,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 
 	if (is_extern) {
 		if (!obj->btf)
-			return link_error(obj->path, NULL,
+			return elfobj_error(obj->path, NULL,
 					  "symbol '%s': externs need BTF (compile with -g)", name);
 	} else if (sym.st_shndx < SHN_LORESERVE) {
 		src_sec = &obj->sections[sym.st_shndx];
@@ -242,7 +243,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 	if (find_global_symbol_btf(obj, global_btf, name, &datasec_id, &btf_id))
 		return -1;
 	if (obj->btf && !btf_id)
-		return link_error(obj->path, src_sec ? src_sec->name : NULL,
+		return elfobj_error(obj->path, src_sec ? src_sec->name : NULL,
 				  "symbol '%s': no BTF info for this global/extern symbol", name);
 	if (is_extern && datasec_id) {
 		const struct btf_type *t = btf__type_by_id(obj->btf, datasec_id);
@@ -252,7 +253,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 		if (strcmp(sec_name, BTF_EXTERN_DATASEC) != 0) {
 			src_sec = input_section_by_name(obj, sec_name);
 			if (!src_sec || !src_sec->output_id)
-				return link_error(obj->path, sec_name,
+				return elfobj_error(obj->path, sec_name,
 						  "symbol '%s': no section for this extern", name);
 			dst_sec = &linker->sections[src_sec->output_id];
 		}
@@ -265,7 +266,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 		glob = &linker->globals[glob_index];
 		obj->symbol_map[index] = glob->symbol_index;
 		if (!is_extern && !glob->is_extern && !glob->is_weak && bind != STB_WEAK)
-			return link_error(obj->path, src_sec ? src_sec->name : NULL,
+			return elfobj_error(obj->path, src_sec ? src_sec->name : NULL,
 					  "symbol '%s': duplicate definition (also defined as a strong symbol in an earlier object)",
 					  name);
 		if (!global_symbols_match(linker, glob, obj, name, btf_id, is_extern))
@@ -291,7 +292,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 		dst_sym->st_value = (src_sec ? src_sec->output_offset : 0) + sym.st_value;
 		dst_sym->st_size = sym.st_size;
 		if (glob->section_id && dst_sec && glob->section_id != dst_sec->id)
-			return link_error(obj->path, dst_sec->name,
+			return elfobj_error(obj->path, dst_sec->name,
 					  "symbol '%s': defined in section '%s', but declared in '%s'",
 					  name, dst_sec->name, linker->sections[glob->section_id].name);
 		glob->section_id = dst_sec ? dst_sec->id : 0;
@@ -352,7 +353,7 @@ int resolve_symbols(struct linker *linker, struct input_object *obj)
 
 	obj->symbol_map = calloc(obj->symbol_count + 1, sizeof(*obj->symbol_map));
 	if (!obj->symbol_map)
-		return link_error(obj->path, NULL, "out of memory");
+		return elfobj_error(obj->path, NULL, "out of memory");
 	err = build_global_btf_table(obj, &global_btf);
 	for (i = 1; !err && i < obj->symbol_count; i++)
 		err = append_symbol(linker, obj, &global_btf, i);
@@ -390,18 +391,18 @@ int check_link_complete(struct linker *linker)
 		 * symbol were compared in global_symbols_match().
 		 */
 		if (output_has_btf && !glob->btf_id)
-			return link_error(glob->path, NULL,
+			return elfobj_error(glob->path, NULL,
 					  "symbol '%s': BTF info is missing for a global symbol (compile every object with -g)",
 					  name);
 		if (!glob->static_key_user)
 			continue;
 		if (glob->is_extern)
-			return link_error(glob->static_key_user, STATIC_KEYS_SECTION,
+			return elfobj_error(glob->static_key_user, ELFOBJ_STATIC_KEYS_SECTION,
 					  "static key '%s' is declared but not defined in any input (missing DEFINE_STATIC_KEY_*?)",
 					  name);
 		if (!glob->section_id ||
-		    strcmp(linker->sections[glob->section_id].name, MAPS_SECTION) != 0)
-			return link_error(glob->static_key_user, STATIC_KEYS_SECTION,
+		    strcmp(linker->sections[glob->section_id].name, ELFOBJ_MAPS_SECTION) != 0)
+			return elfobj_error(glob->static_key_user, ELFOBJ_STATIC_KEYS_SECTION,
 					  "key '%s' is not a map in .maps (defined in %s)", name,
 					  glob->path);
 	}

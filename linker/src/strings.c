@@ -37,7 +37,7 @@ int string_table_init(struct string_table *table)
 	table->slot_count = 1024;
 	table->slots = alloc_slots(table->slot_count);
 	if (!table->data || !table->slots)
-		return link_error(NULL, NULL, "out of memory");
+		return elfobj_error(NULL, NULL, "out of memory");
 	table->size = 1;	/* offset 0 is the empty string */
 	return 0;
 }
@@ -55,7 +55,7 @@ static int string_table_rehash(struct string_table *table)
 	uint32_t *slots = alloc_slots(count);
 
 	if (!slots)
-		return link_error(NULL, NULL, "out of memory");
+		return elfobj_error(NULL, NULL, "out of memory");
 	for (i = 0; i < table->slot_count; i++) {
 		uint32_t off = table->slots[i];
 		size_t pos;
@@ -86,7 +86,7 @@ int64_t string_table_add(struct string_table *table, const char *str)
 		pos = (pos + 1) & (table->slot_count - 1);
 	}
 	if (table->size + len > UINT32_MAX - 1)
-		return link_error(NULL, NULL, "string table too large");
+		return elfobj_error(NULL, NULL, "string table too large");
 	if (grow_array((void **)&table->data, &table->capacity, table->size + len, 1))
 		return -1;
 	uint32_t offset = table->size;
@@ -106,7 +106,7 @@ int name_map_init(struct name_map *map, const struct string_table *names)
 	map->slot_count = 256;
 	map->slots = malloc(map->slot_count * sizeof(*map->slots));
 	if (!map->slots)
-		return link_error(NULL, NULL, "out of memory");
+		return elfobj_error(NULL, NULL, "out of memory");
 	memset(map->slots, 0xff, map->slot_count * sizeof(*map->slots));
 	return 0;
 }
@@ -123,7 +123,7 @@ static int name_map_rehash(struct name_map *map)
 	struct name_map_slot *slots = malloc(count * sizeof(*slots));
 
 	if (!slots)
-		return link_error(NULL, NULL, "out of memory");
+		return elfobj_error(NULL, NULL, "out of memory");
 	memset(slots, 0xff, count * sizeof(*slots));
 	for (i = 0; i < map->slot_count; i++) {
 		size_t pos;
@@ -184,7 +184,7 @@ static int name_index_rehash(struct name_index *index)
 	struct name_index_slot *slots = calloc(count, sizeof(*slots));
 
 	if (!slots)
-		return link_error(NULL, NULL, "out of memory");
+		return elfobj_error(NULL, NULL, "out of memory");
 	for (i = 0; i < index->slot_count; i++) {
 		size_t pos;
 

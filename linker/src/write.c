@@ -28,7 +28,7 @@ static Elf_Scn *new_section(struct elf_writer *w, uint32_t name, uint32_t type, 
 	Elf_Data *data = scn ? elf_newdata(scn) : NULL;
 
 	if (!shdr || !data) {
-		link_error(w->path, NULL, "libelf: %s", elf_errmsg(-1));
+		elfobj_error(w->path, NULL, "libelf: %s", elf_errmsg(-1));
 		return NULL;
 	}
 	shdr->sh_name = name;
@@ -68,7 +68,7 @@ static int build_elf(struct linker *linker, struct elf_writer *w, Elf64_Sym *sym
 	int err = -1;
 
 	if (!section_names || !rel_section_names) {
-		link_error(w->path, NULL, "out of memory");
+		elfobj_error(w->path, NULL, "out of memory");
 		goto out;
 	}
 	/* all names first: the string table must be complete before layout */
@@ -121,7 +121,7 @@ static int build_elf(struct linker *linker, struct elf_writer *w, Elf64_Sym *sym
 
 	ehdr = elf64_newehdr(w->elf);
 	if (!ehdr) {
-		link_error(w->path, NULL, "libelf: %s", elf_errmsg(-1));
+		elfobj_error(w->path, NULL, "libelf: %s", elf_errmsg(-1));
 		goto out;
 	}
 	ehdr->e_ident[EI_DATA] = ELFDATA2LSB;
@@ -173,7 +173,7 @@ static int build_elf(struct linker *linker, struct elf_writer *w, Elf64_Sym *sym
 		goto out;
 
 	if (elf_update(w->elf, ELF_C_NULL) < 0 || elf_update(w->elf, ELF_C_WRITE) < 0) {
-		link_error(w->path, NULL, "cannot write ELF: %s", elf_errmsg(-1));
+		elfobj_error(w->path, NULL, "cannot write ELF: %s", elf_errmsg(-1));
 		goto out;
 	}
 	err = 0;
@@ -201,14 +201,14 @@ int write_output(struct linker *linker, const char *path)
 	new_index = calloc(linker->symbol_count, sizeof(*new_index));
 	rel_names = calloc(linker->section_count + 1, sizeof(*rel_names));
 	if (!symbols || !new_index || !rel_names) {
-		link_error(path, NULL, "out of memory");
+		elfobj_error(path, NULL, "out of memory");
 		goto out;
 	}
 	if (elfobj_output_open(&output, path))
 		goto out;
 	writer.elf = elf_begin(output.fd, ELF_C_WRITE, NULL);
 	if (!writer.elf) {
-		link_error(path, NULL, "libelf: %s", elf_errmsg(-1));
+		elfobj_error(path, NULL, "libelf: %s", elf_errmsg(-1));
 		goto out;
 	}
 	if (build_elf(linker, &writer, symbols, new_index, rel_names, btf_raw, btf_size, ext_raw,

@@ -30,7 +30,7 @@ for f in diag read maps callgraph resolve format write shrink shrink_reach shrin
 done
 "$cc" -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I"$repo/elfobj" -I"$repo/bpfkeys" "${srcs[@]}" -lelf -lbpf -o "$out/bpfkeys-fuzz"
+	-I"$repo/elfobj" -I"$repo/runtime-headers" -I"$repo/bpfkeys" "${srcs[@]}" -lelf -lbpf -o "$out/bpfkeys-fuzz"
 
 # seeds: generated raw objects of a few shapes, and their resolved forms
 cc -O1 "$repo/bench/bpfkeys/gen.c" -lelf -lbpf -o "$out/gen"

@@ -22,7 +22,7 @@ srcs=("$repo"/elfobj/{diag,read,btf,static_keys,output}.c "$repo"/linker/src/{li
 for f in diag read maps callgraph resolve format write shrink shrink_reach shrink_place shrink_refs lower list; do srcs+=("$repo/bpfkeys/$f.c"); done
 "$llvm/clang" -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-	-I"$repo/elfobj" -I"$repo/linker/src" -I"$repo/bpfkeys" \
+	-I"$repo/elfobj" -I"$repo/runtime-headers" -I"$repo/linker/src" -I"$repo/bpfkeys" \
 	"$repo/test/mutation/campaign.c" "${srcs[@]}" $(pkg-config --libs libbpf libelf) -o "$out/campaign"
 
 # seeds: what clang, bpfld and bpfkeys write for the test inputs
