@@ -59,7 +59,7 @@ struct bk_key {
 	size_t symbol;         /* index in .symtab */
 	uint64_t map_type;
 	uint64_t map_extra;
-	bool is_static_key;    /* BTF map def with type 34 and map_extra & BPF_F_STATIC_KEY */
+	bool is_static_key;    /* elfobj_map_is_static_key() */
 	bool is_map;           /* a variable of the .maps DATASEC */
 	size_t site_count;
 	size_t instance_count; /* computed by resolve */

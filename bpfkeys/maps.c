@@ -11,45 +11,6 @@
 
 #include "bpfkeys.h"
 
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	for (int depth = 0; t && depth < 32; depth++) {
-		uint16_t kind = btf_kind(t);
-
-		if (kind != BTF_KIND_TYPEDEF && kind != BTF_KIND_CONST && kind != BTF_KIND_VOLATILE &&
-		    kind != BTF_KIND_RESTRICT && kind != BTF_KIND_TYPE_TAG)
-			return t;
-		t = btf__type_by_id(btf, t->type);
-	}
-	return NULL;
-}
-
-/* __uint(name, value) is `int (*name)[value]`: the value is the array size. */
-static bool member_uint(const struct btf *btf, const struct btf_type *def, const char *name,
-			uint64_t *value)
-{
-	const struct btf_member *m = btf_members(def);
-
-	for (int i = 0; i < btf_vlen(def); i++, m++) {
-		const struct btf_type *ptr, *arr;
-		const char *mname = btf__name_by_offset(btf, m->name_off);
-
-		if (!mname || strcmp(mname, name) != 0)
-			continue;
-		ptr = skip_mods(btf, m->type);
-		if (!ptr || !btf_is_ptr(ptr))
-			return false;
-		arr = skip_mods(btf, ptr->type);
-		if (!arr || !btf_is_array(arr))
-			return false;
-		*value = btf_array(arr)->nelems;
-		return true;
-	}
-	return false;
-}
-
 static const struct bk_object *sort_obj;
 
 static int cmp_symbol_name(const void *a, const void *b)
@@ -95,7 +56,7 @@ int bk_read_keys(struct bk_object *obj)
 	obj->keys = bk_xcalloc(btf_vlen(datasec), sizeof(*obj->keys));
 	for (int i = 0; i < btf_vlen(datasec); i++, vsi++) {
 		const struct btf_type *var = btf__type_by_id(obj->btf, vsi->type);
-		const struct btf_type *def;
+		struct elfobj_map_kind kind;
 		struct bk_key *key;
 		const char *name;
 		size_t sym, lo = 0, hi = map_sym_count;
@@ -126,13 +87,10 @@ int bk_read_keys(struct bk_object *obj)
 		key->name = obj->symbol_names[sym];
 		key->symbol = sym;
 		key->is_map = true;
-		def = skip_mods(obj->btf, var->type);
-		if (def && btf_is_struct(def)) {
-			member_uint(obj->btf, def, "type", &key->map_type);
-			member_uint(obj->btf, def, "map_extra", &key->map_extra);
-		}
-		key->is_static_key = key->map_type == BPF_MAP_TYPE_INSN_SET &&
-				     (key->map_extra & BPF_F_STATIC_KEY);
+		elfobj_map_kind(obj->btf, var->type, &kind);
+		key->map_type = kind.type;
+		key->map_extra = kind.map_extra;
+		key->is_static_key = elfobj_map_is_static_key(&kind);
 	}
 	free(map_syms);
 	qsort(obj->keys, obj->key_count, sizeof(*obj->keys), cmp_key);

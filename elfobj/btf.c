@@ -333,3 +333,62 @@ int elfobj_read_btf(struct elfobj *obj)
 			return -1;
 	return 0;
 }
+
+/* ---- BTF-defined maps: the one reading of "is this map a static key" ---- */
+
+const struct btf_type *elfobj_btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	/* bounded: a typedef cycle in a malformed .BTF must not hang the tools */
+	for (int depth = 0; t && depth < 32; depth++) {
+		if (!btf_is_mod(t) && !btf_is_typedef(t)) {
+			if (res_id)
+				*res_id = id;
+			return t;
+		}
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	return NULL;
+}
+
+bool elfobj_btf_map_uint(const struct btf *btf, uint32_t member_type, uint32_t *value)
+{
+	const struct btf_type *ptr = elfobj_btf_skip_mods(btf, member_type, NULL), *arr;
+
+	if (!ptr || !btf_is_ptr(ptr))
+		return false;
+	arr = elfobj_btf_skip_mods(btf, ptr->type, NULL);
+	if (!arr || !btf_is_array(arr))
+		return false;
+	*value = btf_array(arr)->nelems;
+	return true;
+}
+
+bool elfobj_map_kind(const struct btf *btf, uint32_t def_type, struct elfobj_map_kind *kind)
+{
+	const struct btf_type *def = elfobj_btf_skip_mods(btf, def_type, NULL);
+	const struct btf_member *m;
+	bool have_type = false, have_extra = false;
+
+	memset(kind, 0, sizeof(*kind));
+	if (!def || !btf_is_struct(def))
+		return false;
+	m = btf_members(def);
+	for (int i = 0; i < btf_vlen(def); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+
+		/* the first member of a name decides, malformed or not */
+		if (!name)
+			continue;
+		if (!have_type && strcmp(name, "type") == 0) {
+			have_type = true;
+			elfobj_btf_map_uint(btf, m->type, &kind->type);
+		} else if (!have_extra && strcmp(name, "map_extra") == 0) {
+			have_extra = true;
+			elfobj_btf_map_uint(btf, m->type, &kind->map_extra);
+		}
+	}
+	return true;
+}

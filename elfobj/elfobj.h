@@ -144,6 +144,28 @@ typedef int (*elfobj_btf_ext_record_fn)(int block, const char *sec_name, const u
 int elfobj_btf_ext_for_each(const struct elfobj *obj, int block, elfobj_btf_ext_record_fn fn,
 			    void *ctx);
 
+/*
+ * BTF-defined maps (btf.c). A static key is the map a VAR of .maps defines
+ * whose __uint(type) is BPF_MAP_TYPE_INSN_SET and whose __uint(map_extra)
+ * has BPF_F_STATIC_KEY (abi.md section 3). Typedefs and modifiers are
+ * skipped on the struct, the pointer and the array, as libbpf reads a map
+ * definition; members other than those two do not change the answer.
+ */
+/* The type `id` names with typedefs and modifiers skipped; NULL for a bad id or a cycle. */
+const struct btf_type *elfobj_btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id);
+/* __uint(name, N) is `int (*name)[N]`: N of a member of that type; false for another shape. */
+bool elfobj_btf_map_uint(const struct btf *btf, uint32_t member_type, uint32_t *value);
+struct elfobj_map_kind {
+	uint32_t type;		/* 0 when absent or not of the __uint shape */
+	uint32_t map_extra;	/* likewise */
+};
+/* false if def_type (a .maps VAR's type) is not a struct. */
+bool elfobj_map_kind(const struct btf *btf, uint32_t def_type, struct elfobj_map_kind *kind);
+static inline bool elfobj_map_is_static_key(const struct elfobj_map_kind *kind)
+{
+	return kind->type == BPF_MAP_TYPE_INSN_SET && (kind->map_extra & BPF_F_STATIC_KEY);
+}
+
 /* static_keys.c: the branches .static_keys describes, sorted by (section, insn). */
 struct elfobj_static_branch {
 	size_t entry;		/* index of its .static_keys entry */

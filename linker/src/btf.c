@@ -19,20 +19,6 @@ const void *btf_ext__get_raw_data(const struct btf_ext *btf_ext, __u32 *size);
 
 /* ---- type comparison for globals and externs (as libbpf's linker) ---- */
 
-static const struct btf_type *skip_mods_and_typedefs(const struct btf *btf, uint32_t id,
-						     uint32_t *res_id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	while (btf_is_mod(t) || btf_is_typedef(t)) {
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
-	if (res_id)
-		*res_id = id;
-	return t;
-}
-
 static bool names_equal(const struct btf *btf1, uint32_t off1, const struct btf *btf2, uint32_t off2)
 {
 	return strcmp(btf__str_by_offset(btf1, off1), btf__str_by_offset(btf2, off2)) == 0;
@@ -51,8 +37,10 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 	int i, n;
 
 	for (;;) {
-		t1 = skip_mods_and_typedefs(btf1, id1, &id1);
-		t2 = skip_mods_and_typedefs(btf2, id2, &id2);
+		t1 = elfobj_btf_skip_mods(btf1, id1, &id1);
+		t2 = elfobj_btf_skip_mods(btf2, id2, &id2);
+		if (!t1 || !t2)
+			goto mismatch;
 		if (!exact && btf_is_fwd(t1) != btf_is_fwd(t2)) {
 			if (!names_equal(btf1, t1->name_off, btf2, t2->name_off))
 				goto mismatch;
@@ -137,8 +125,8 @@ mismatch:
 
 /* ---- BTF-defined map definitions ---- */
 
-/* indexes of map_definition.values, in map_int_fields' order */
-enum { MAP_FIELD_TYPE = 0, MAP_FIELD_MAP_EXTRA = 7, MAP_FIELD_COUNT = 8 };
+/* the number of map_definition.values, in map_int_fields' order */
+enum { MAP_FIELD_COUNT = 8 };
 
 struct map_definition {
 	uint32_t values[MAP_FIELD_COUNT];	/* type, key_size, value_size, max_entries,
@@ -153,23 +141,9 @@ static const char *const map_int_fields[MAP_FIELD_COUNT] = {
 	"map_extra",
 };
 
-/* __uint(name, N) is `int (*name)[N]` */
-static bool map_field_int(const struct btf *btf, uint32_t type_id, uint32_t *value)
-{
-	const struct btf_type *t = btf__type_by_id(btf, type_id);
-
-	if (!btf_is_ptr(t))
-		return false;
-	t = btf__type_by_id(btf, t->type);
-	if (!btf_is_array(t))
-		return false;
-	*value = btf_array(t)->nelems;
-	return true;
-}
-
 static int parse_map_definition(const struct btf *btf, uint32_t struct_id, struct map_definition *def)
 {
-	const struct btf_type *t = skip_mods_and_typedefs(btf, struct_id, NULL);
+	const struct btf_type *t = elfobj_btf_skip_mods(btf, struct_id, NULL);
 	const struct btf_member *m;
 	int i, f, n;
 
@@ -183,7 +157,7 @@ static int parse_map_definition(const struct btf *btf, uint32_t struct_id, struc
 
 		for (f = 0; f < MAP_FIELD_COUNT; f++) {
 			if (strcmp(name, map_int_fields[f]) == 0) {
-				if (!map_field_int(btf, m->type, &def->values[f]))
+				if (!elfobj_btf_map_uint(btf, m->type, &def->values[f]))
 					return -1;
 				known = true;
 			}
@@ -270,14 +244,12 @@ int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t
 int static_key_polarity(const struct btf *btf, uint32_t var_id)
 {
 	const struct btf_type *v = btf__type_by_id(btf, var_id);
-	struct map_definition def;
+	struct elfobj_map_kind kind;
 
-	/* BPF_MAP_TYPE_INSN_SET with BPF_F_STATIC_KEY in map_extra (docs/abi.md) */
-	if (!v || !btf_is_var(v) || parse_map_definition(btf, v->type, &def) ||
-	    def.values[MAP_FIELD_TYPE] != BPF_MAP_TYPE_INSN_SET ||
-	    !(def.values[MAP_FIELD_MAP_EXTRA] & BPF_F_STATIC_KEY))
+	if (!v || !btf_is_var(v) || !elfobj_map_kind(btf, v->type, &kind) ||
+	    !elfobj_map_is_static_key(&kind))
 		return -1;
-	return (def.values[MAP_FIELD_MAP_EXTRA] & BPF_F_STATIC_KEY_ON) ? 1 : 0;
+	return (kind.map_extra & BPF_F_STATIC_KEY_ON) ? 1 : 0;
 }
 
 /* An extern VAR/FUNC got its definition: make its BTF say so (libbpf does the same). */
