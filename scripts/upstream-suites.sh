@@ -23,8 +23,10 @@
 #
 # BPFSK_SUITES_HARDEN   bpf_jit_harden levels to run (default "0 2"; 0 first:
 #                       its case names give the indices of the exclusions)
-# BPFSK_SUITES_BUDGET   seconds a test_verifier case may run (default 600);
-#                       one over budget is killed and counted as a timeout
+# BPFSK_SUITES_BUDGET   seconds a test_verifier case may run (default 600),
+#                       in guest time (which under TCG on a loaded host can
+#                       run slower than the host's); one over budget is
+#                       killed and counted as a timeout
 # BPFSK_SUITES_TIMEOUT  seconds a boot may take (default 5400)
 # BPFSK_SUITES_JOBS     kernels booted at once (default 2, one vCPU each)
 set -euo pipefail
@@ -40,17 +42,14 @@ boot_timeout=${BPFSK_SUITES_TIMEOUT:-5400}
 boot_jobs=${BPFSK_SUITES_JOBS:-2}
 suite=test_verifier
 
-# test_verifier cases left out at bpf_jit_harden=2: each generates a program
-# of thousands to a million instructions (fill_helper), which blinding makes
-# larger still, and takes over 10 minutes under TCG on either kernel
-# (issue 21); at harden=0 they run. Matched by name, exactly.
+# test_verifier cases left out at bpf_jit_harden=2 (they run at 0): each
+# generates a very large program (fill_helper), which blinding
+# makes larger still. "ld_dw: ... test 5" ran for over 15 minutes under TCG on
+# the baseline (2026-12-06, stopped by the boot timeout); the two scale tests
+# took over 10 minutes on either kernel in issue 21's run by hand. The other
+# fill_helper cases finish in seconds at harden=2 and are run. Matched by
+# name, exactly.
 harden2_excluded=(
-	"ld_abs: vlan + abs, test 1"
-	"ld_abs: jump around ld_abs"
-	"ld_dw: xor semi-random 64 bit imms, test 1"
-	"ld_dw: xor semi-random 64 bit imms, test 2"
-	"ld_dw: xor semi-random 64 bit imms, test 3"
-	"ld_dw: xor semi-random 64 bit imms, test 4"
 	"ld_dw: xor semi-random 64 bit imms, test 5"
 	"scale: scale test 1"
 	"scale: scale test 2"
