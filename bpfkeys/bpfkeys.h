@@ -38,7 +38,8 @@ struct bk_section {
 	bool exec;     /* SHT_PROGBITS + SHF_EXECINSTR: code */
 	/* relocations applying to this section (from its SHT_REL section), sorted by offset */
 	size_t rel_section; /* index of that SHT_REL section, 0 if none */
-	GElf_Rel *rels;
+	const GElf_Rel *rels; /* in the image, or rels_copy if the file's were out of order */
+	GElf_Rel *rels_copy;
 	size_t rel_count;
 };
 
@@ -120,6 +121,8 @@ struct bk_object {
 /* diag.c */
 void bk_error(const struct bk_object *obj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bk_warn(const struct bk_object *obj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints "bpfkeys: error: out of memory" and exits. */
+void bk_out_of_memory(void) __attribute__((noreturn));
 void *bk_xcalloc(size_t n, size_t size);
 void *bk_xrealloc(void *ptr, size_t n, size_t size);
 char *bk_xstrdup(const char *s);

@@ -31,7 +31,7 @@ void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void out_of_memory(void)
+void bk_out_of_memory(void)
 {
 	fprintf(stderr, "%s: error: out of memory\n", elfobj_progname);
 	exit(2);
@@ -42,7 +42,7 @@ void *bk_xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (!p)
-		out_of_memory();
+		bk_out_of_memory();
 	return p;
 }
 
@@ -51,10 +51,10 @@ void *bk_xrealloc(void *ptr, size_t n, size_t size)
 	void *p;
 
 	if (size && n > SIZE_MAX / size)
-		out_of_memory();
+		bk_out_of_memory();
 	p = realloc(ptr, n * size != 0 ? n * size : 1);
 	if (!p)
-		out_of_memory();
+		bk_out_of_memory();
 	return p;
 }
 
@@ -63,6 +63,6 @@ char *bk_xstrdup(const char *s)
 	char *p = strdup(s);
 
 	if (!p)
-		out_of_memory();
+		bk_out_of_memory();
 	return p;
 }

@@ -70,19 +70,17 @@ const GElf_Rel *bk_find_rel(const struct bk_section *sec, uint64_t offset, size_
 	return *count ? &sec->rels[lo] : NULL;
 }
 
-/* elfobj checked them: copy each section's relocations, sorted by offset. */
+/* elfobj checked them: each section's relocations, sorted by offset. */
 static void read_relocations(struct bk_object *obj)
 {
 	for (size_t i = 1; i < obj->section_count; i++) {
 		struct bk_section *target = &obj->sections[i];
-		const Elf64_Rel *rels = elfobj_relocations(&obj->file, i, &target->rel_count);
 
 		target->rel_section = obj->file.sections[i].rel_section;
-		if (!target->rel_count)
-			continue;
-		target->rels = bk_xcalloc(target->rel_count, sizeof(GElf_Rel));
-		memcpy(target->rels, rels, target->rel_count * sizeof(GElf_Rel));
-		elfobj_sort(target->rels, target->rel_count, sizeof(GElf_Rel), elfobj_compare_relocations);
+		target->rels = elfobj_sorted_relocations(&obj->file, i, &target->rel_count,
+							 &target->rels_copy);
+		if (!target->rels && target->rel_count)
+			bk_out_of_memory();
 	}
 }
 
@@ -176,7 +174,7 @@ int bk_object_read(struct bk_object *obj, const char *path)
 void bk_object_free(struct bk_object *obj)
 {
 	for (size_t i = 0; i < obj->section_count; i++)
-		free(obj->sections[i].rels);
+		free(obj->sections[i].rels_copy);
 	for (size_t i = 0; i < obj->function_count; i++)
 		free(obj->functions[i].callees);
 	free(obj->sections);

@@ -189,6 +189,14 @@ const Elf64_Rel *elfobj_relocations(const struct elfobj *obj, size_t section, si
 /* qsort order of relocations: by offset, then r_info. */
 int elfobj_compare_relocations(const void *a, const void *b);
 /*
+ * The relocations of `section` in that order: in place when the file has
+ * them in order, as compilers write them, else a sorted copy that *copy
+ * holds for the caller to free (*copy is NULL otherwise). NULL with
+ * *count > 0 when out of memory.
+ */
+const Elf64_Rel *elfobj_sorted_relocations(const struct elfobj *obj, size_t section, size_t *count,
+					   Elf64_Rel **copy);
+/*
  * qsort(), after one pass that returns if the array is already in order, as
  * compilers emit relocations, .static_keys entries and symbols: for a million
  * entries, sorting them again was a large part of a tool's run.

@@ -56,6 +56,22 @@ void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const voi
 		qsort(base, count, size, compare);
 }
 
+const Elf64_Rel *elfobj_sorted_relocations(const struct elfobj *obj, size_t section, size_t *count,
+					   Elf64_Rel **copy)
+{
+	const Elf64_Rel *rels = elfobj_relocations(obj, section, count);
+
+	*copy = NULL;
+	if (elfobj_sorted(rels, *count, sizeof(*rels), elfobj_compare_relocations))
+		return rels;
+	*copy = malloc(*count * sizeof(**copy));
+	if (!*copy)
+		return NULL;
+	memcpy(*copy, rels, *count * sizeof(**copy));
+	qsort(*copy, *count, sizeof(**copy), elfobj_compare_relocations);
+	return *copy;
+}
+
 const Elf64_Rel *elfobj_relocations(const struct elfobj *obj, size_t section, size_t *count)
 {
 	const struct elfobj_section *rel = &obj->sections[obj->sections[section].rel_section];

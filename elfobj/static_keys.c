@@ -232,15 +232,7 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 		return elfobj_error(obj->path, keys->name, "has %zu entries but no .rel.static_keys",
 				    count);
 	/* in offset order, so that messages come in entry order */
-	rels = elfobj_relocations(obj, (size_t)(keys - obj->sections), &rel_count);
-	if (!elfobj_sorted(rels, rel_count, sizeof(*rels), elfobj_compare_relocations)) {
-		sorted = malloc(rel_count * sizeof(*sorted));
-		if (sorted) {
-			memcpy(sorted, rels, rel_count * sizeof(*sorted));
-			qsort(sorted, rel_count, sizeof(*sorted), elfobj_compare_relocations);
-		}
-		rels = sorted;
-	}
+	rels = elfobj_sorted_relocations(obj, (size_t)(keys - obj->sections), &rel_count, &sorted);
 	by_field = calloc(count, sizeof(*by_field));
 	*branches = calloc(count, sizeof(**branches));
 	if ((!rels && rel_count) || !by_field || !*branches) {

@@ -214,6 +214,10 @@ int merge_section_data(struct linker *linker, struct input_object *obj);	/* merg
 int resolve_symbols(struct linker *linker, struct input_object *obj);		/* resolve.c */
 int merge_relocations(struct linker *linker, struct input_object *obj);		/* merge.c */
 int merge_btf(struct linker *linker, struct input_object *obj);			/* btf.c */
+/* A VAR or FUNC of global or extern linkage. */
+bool btf_is_non_static(const struct btf_type *t);					/* btf.c */
+/* A compiler's jump table (BPF.JT.<func>.<n> in .jumptables): private to its object. */
+bool is_jump_table_symbol(const struct input_object *obj, const Elf64_Sym *sym);	/* merge.c */
 int merge_btf_ext(struct linker *linker, struct input_object *obj);		/* btf.c */
 int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, uint32_t id1,
 		     const struct btf *btf2, uint32_t id2);				/* btf.c */

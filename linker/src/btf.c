@@ -288,7 +288,7 @@ int complete_extern_btf(struct btf *dst, uint32_t dst_id, const struct btf *src,
 
 /* ---- appending an object's BTF ---- */
 
-static bool btf_is_non_static(const struct btf_type *t)
+bool btf_is_non_static(const struct btf_type *t)
 {
 	return (btf_is_var(t) && btf_var(t)->linkage != BTF_VAR_STATIC) ||
 	       (btf_is_func(t) && btf_vlen(t) != BTF_FUNC_STATIC);

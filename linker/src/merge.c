@@ -187,7 +187,7 @@ static int rebase_in_place_value(struct input_object *obj, const char *rel_name,
 	return elfobj_error(obj->path, rel_name, "unexpected relocation type %u", type);
 }
 
-static bool is_jump_table_symbol(const struct input_object *obj, const Elf64_Sym *sym)
+bool is_jump_table_symbol(const struct input_object *obj, const Elf64_Sym *sym)
 {
 	const char *name;
 

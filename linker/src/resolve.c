@@ -20,12 +20,6 @@ int output_symbol_add(struct linker *linker, size_t *index)
 	return 0;
 }
 
-static bool btf_is_non_static(const struct btf_type *t)
-{
-	return (btf_is_var(t) && btf_var(t)->linkage != BTF_VAR_STATIC) ||
-	       (btf_is_func(t) && btf_vlen(t) != BTF_FUNC_STATIC);
-}
-
 /*
  * The VAR/FUNC describing a global symbol and the DATASEC holding it: the
  * first DATASEC variable of its name (in type id order), else the last
@@ -184,12 +178,6 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 	return true;
 }
 
-static bool is_jump_table_symbol(const struct input_section *sec, const char *name)
-{
-	return sec && strcmp(sec->name, JUMP_TABLES_SECTION) == 0 &&
-	       strncmp(name, JUMP_TABLE_SYMBOL_PREFIX, sizeof(JUMP_TABLE_SYMBOL_PREFIX) - 1) == 0;
-}
-
 static void set_bind(Elf64_Sym *sym, int bind)
 {
 	sym->st_info = ELF64_ST_INFO(bind, ELF64_ST_TYPE(sym->st_info));
@@ -233,7 +221,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 	 * they are object-private, so keep them local instead of reporting
 	 * duplicate definitions.
 	 */
-	if (bind != STB_LOCAL && is_jump_table_symbol(src_sec, name)) {
+	if (bind != STB_LOCAL && is_jump_table_symbol(obj, &sym)) {
 		bind = STB_LOCAL;
 		set_bind(&sym, STB_LOCAL);
 	}
