@@ -9,65 +9,19 @@
 #include "bpfkeys.h"
 #include "format.h"
 
-struct strtab {
-	char *data;
-	size_t size, cap;
-	uint32_t *slots; /* hash table of offsets + 1 */
-	size_t slot_count, used;
-};
-
-static uint64_t hash_str(const char *s)
+/* elfobj_strtab_add(), exiting on its error (reported): out of memory or 4 GiB of names */
+static uint32_t strtab_add(struct elfobj_strtab *st, const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
+	int64_t offset = elfobj_strtab_add(st, s);
 
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
-	return h;
-}
-
-static void strtab_rehash(struct strtab *st)
-{
-	size_t count = st->slot_count ? st->slot_count * 2 : 64;
-	uint32_t *slots = bk_xcalloc(count, sizeof(uint32_t));
-
-	for (size_t i = 0; i < st->slot_count; i++) {
-		if (!st->slots[i])
-			continue;
-		size_t j = hash_str(st->data + st->slots[i] - 1) & (count - 1);
-		while (slots[j])
-			j = (j + 1) & (count - 1);
-		slots[j] = st->slots[i];
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->slot_count = count;
-}
-
-static uint32_t strtab_add(struct strtab *st, const char *s)
-{
-	size_t len = strlen(s) + 1, j;
-
-	if (!*s)
-		return 0;
-	if (2 * (st->used + 1) > st->slot_count)
-		strtab_rehash(st);
-	for (j = hash_str(s) & (st->slot_count - 1); st->slots[j]; j = (j + 1) & (st->slot_count - 1))
-		if (strcmp(st->data + st->slots[j] - 1, s) == 0)
-			return st->slots[j] - 1;
-	if (st->size + len > st->cap) {
-		st->cap = (st->size + len) * 2;
-		st->data = bk_xrealloc(st->data, st->cap, 1);
-	}
-	memcpy(st->data + st->size, s, len);
-	st->slots[j] = (uint32_t)st->size + 1;
-	st->used++;
-	st->size += len;
-	return (uint32_t)(st->size - len);
+	if (offset < 0)
+		exit(1);
+	return (uint32_t)offset;
 }
 
 int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size)
 {
-	struct strtab st = {0};
+	struct elfobj_strtab st;
 	struct bpfkeys_header hdr = {0};
 	struct bpfkeys_key *keys;
 	struct bpfkeys_instance *insts;
@@ -81,8 +35,8 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	uint8_t *buf;
 	uint64_t total;
 
-	st.data = bk_xcalloc(1, 1);
-	st.size = st.cap = 1; /* offset 0 is "" */
+	if (elfobj_strtab_init(&st))
+		exit(1);
 	/* only static keys: other maps in .maps are ordinary maps */
 	for (size_t i = 0; i < obj->key_count; i++)
 		if (obj->keys[i].is_static_key)
@@ -93,7 +47,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		free(function_name);
 		free(section_name);
 		free(key_index);
-		free(st.data);
+		elfobj_strtab_free(&st);
 		return -1;
 	}
 	keys = bk_xcalloc(key_count, sizeof(*keys));
@@ -169,8 +123,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		free(keys);
 		free(insts);
 		free(sites);
-		free(st.data);
-		free(st.slots);
+		elfobj_strtab_free(&st);
 		free(function_name);
 		free(section_name);
 		free(key_index);
@@ -187,8 +140,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	free(keys);
 	free(insts);
 	free(sites);
-	free(st.data);
-	free(st.slots);
+	elfobj_strtab_free(&st);
 	free(function_name);
 	free(section_name);
 	free(key_index);

@@ -205,6 +205,19 @@ void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const voi
 bool elfobj_sorted(const void *base, size_t count, size_t size,
 		   int (*compare)(const void *, const void *));
 
+/* ---- string table (strtab.c): bpfld's .strtab, the strings of .bpfkeys ---- */
+struct elfobj_strtab {
+	char *data;		/* offset 0 is "" */
+	size_t size, capacity;
+	uint32_t *slots;	/* open-addressing hash of offsets into data */
+	size_t slot_count, used;
+};
+uint64_t elfobj_hash_name(const char *s);	/* FNV-1a */
+int elfobj_strtab_init(struct elfobj_strtab *table);
+void elfobj_strtab_free(struct elfobj_strtab *table);
+/* The offset of an identical string, added if needed; <0 (reported) on error. */
+int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str);
+
 /* ---- output (output.c) ---- */
 struct elfobj_output {
 	const char *path;	/* as given (for messages) */

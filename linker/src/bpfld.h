@@ -33,26 +33,15 @@
 /* ---- diagnostics (elfobj/diag.c: elfobj_error) and arrays (diag.c) ---- */
 extern bool bpfld_verbose;
 
-/* ---- string table and name lookup (strings.c) ---- */
-struct string_table {
-	char *data;
-	size_t size, capacity;
-	/* open-addressing hash of offsets into data, for deduplication */
-	uint32_t *slots;
-	size_t slot_count, used;
-};
-int string_table_init(struct string_table *table);
-void string_table_free(struct string_table *table);
-/* Returns the offset of an identical string, adding it if needed; <0 on ENOMEM. */
-int64_t string_table_add(struct string_table *table, const char *str);
+/* ---- name lookup (strings.c) over elfobj's string table ---- */
 
 /* Map from a name (offset in a string table) to an int, for global symbols. */
 struct name_map {
-	const struct string_table *names;
+	const struct elfobj_strtab *names;
 	struct name_map_slot { uint32_t name_off; int value; } *slots;
 	size_t slot_count, used;
 };
-int name_map_init(struct name_map *map, const struct string_table *names);
+int name_map_init(struct name_map *map, const struct elfobj_strtab *names);
 void name_map_free(struct name_map *map);
 int name_map_put(struct name_map *map, uint32_t name_off, int value);
 /* Returns the value or -1. */
@@ -191,7 +180,7 @@ struct linker {
 	struct name_index section_names;	/* name -> id */
 	struct output_symbol *symbols;		/* slot 0 is the null symbol */
 	size_t symbol_count, symbol_capacity;
-	struct string_table strtab;		/* symbol and section names */
+	struct elfobj_strtab strtab;		/* symbol and section names */
 	struct global_symbol *globals;
 	size_t global_count, global_capacity;
 	struct name_map global_names;

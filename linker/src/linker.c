@@ -14,7 +14,7 @@ int linker_init(struct linker *linker)
 	if (!linker->sections)
 		return elfobj_error(NULL, NULL, "out of memory");
 	linker->section_count = linker->section_capacity = 1;
-	if (string_table_init(&linker->strtab) ||
+	if (elfobj_strtab_init(&linker->strtab) ||
 	    name_map_init(&linker->global_names, &linker->strtab) ||
 	    output_symbol_add(linker, &null_symbol))
 		return -1;
@@ -47,7 +47,7 @@ void linker_free(struct linker *linker)
 	free(linker->globals);
 	free(linker->pending_types);
 	name_map_free(&linker->global_names);
-	string_table_free(&linker->strtab);
+	elfobj_strtab_free(&linker->strtab);
 	btf__free(linker->btf);
 }
 

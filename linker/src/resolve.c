@@ -295,7 +295,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 	}
 
 add_symbol:
-	name_off = string_table_add(&linker->strtab, name);
+	name_off = elfobj_strtab_add(&linker->strtab, name);
 	if (name_off < 0 || output_symbol_add(linker, &dst_index))
 		return -1;
 	{

@@ -47,7 +47,7 @@ static Elf_Scn *new_section(struct elf_writer *w, uint32_t name, uint32_t type, 
 
 static int add_name(struct linker *linker, const char *name, uint32_t *off)
 {
-	int64_t r = string_table_add(&linker->strtab, name);
+	int64_t r = elfobj_strtab_add(&linker->strtab, name);
 
 	if (r < 0)
 		return -1;
