@@ -24,22 +24,6 @@
 
 #define TEST_PROTO 0x88b5
 
-/* a namespace of our own with veth_tx <-> veth_rx up; returns veth_rx's ifindex */
-static inline int veth_pair_in_own_netns(void)
-{
-	int ifindex;
-
-	if (unshare(CLONE_NEWNET))
-		fail("unshare(CLONE_NEWNET): %s", strerror(errno));
-	if (run_cmd("ip link add veth_tx type veth peer name veth_rx") ||
-	    run_cmd("ip link set veth_tx up") || run_cmd("ip link set veth_rx up"))
-		fail("cannot set up the veth pair");
-	ifindex = (int)if_nametoindex("veth_rx");
-	if (!ifindex)
-		fail("veth_rx: %s", strerror(errno));
-	return ifindex;
-}
-
 static inline int packet_socket(const char *ifname, struct sockaddr_ll *to)
 {
 	int fd = socket(AF_PACKET, SOCK_RAW, 0);
@@ -66,6 +50,61 @@ static inline void send_frames(int fd, const struct sockaddr_ll *to, int count)
 		if (sendto(fd, frame, sizeof(frame), 0, (const struct sockaddr *)to, sizeof(*to)) !=
 		    (ssize_t)sizeof(frame))
 			fail("sendto: %s", strerror(errno));
+}
+
+/*
+ * Until the kernel's link watch has seen veth_tx's carrier come on (an
+ * asynchronous, rate-limited event after `ip link set up`), veth_tx has the
+ * noop qdisc, which drops frames while sendto() reports success: a test
+ * that counted those frames failed now and then. So wait until a frame
+ * sent from veth_tx arrives at a packet socket on veth_rx (no program is
+ * attached yet, so nothing counts it), then let stragglers settle and
+ * drain them.
+ */
+static inline void wait_for_carrier(void)
+{
+	struct sockaddr_ll to, at = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(TEST_PROTO),
+		.sll_ifindex = (int)if_nametoindex("veth_rx"),
+	};
+	struct timeval wait = {.tv_usec = 100000};
+	unsigned char buf[128];
+	int tx = packet_socket("veth_tx", &to);
+	int rx = socket(AF_PACKET, SOCK_RAW, htons(TEST_PROTO));
+	bool arrived = false;
+
+	if (rx < 0 || bind(rx, (struct sockaddr *)&at, sizeof(at)) ||
+	    setsockopt(rx, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait)))
+		fail("packet socket on veth_rx: %s", strerror(errno));
+	for (int i = 0; i < 100 && !arrived; i++) {
+		send_frames(tx, &to, 1);
+		arrived = recv(rx, buf, sizeof(buf), 0) > 0;
+	}
+	if (!arrived)
+		fail("veth_rx: no frame from veth_tx arrived in 10 s");
+	while (recv(rx, buf, sizeof(buf), 0) > 0)
+		;
+	close(rx);
+	close(tx);
+}
+
+/* a namespace of our own with veth_tx <-> veth_rx up and passing frames;
+ * returns veth_rx's ifindex */
+static inline int veth_pair_in_own_netns(void)
+{
+	int ifindex;
+
+	if (unshare(CLONE_NEWNET))
+		fail("unshare(CLONE_NEWNET): %s", strerror(errno));
+	if (run_cmd("ip link add veth_tx type veth peer name veth_rx") ||
+	    run_cmd("ip link set veth_tx up") || run_cmd("ip link set veth_rx up"))
+		fail("cannot set up the veth pair");
+	ifindex = (int)if_nametoindex("veth_rx");
+	if (!ifindex)
+		fail("veth_rx: %s", strerror(errno));
+	wait_for_carrier();
+	return ifindex;
 }
 
 static inline uint64_t seen_count(int map_fd, uint32_t slot)
