@@ -26,6 +26,10 @@ CASE = re.compile(r"^#(\d+)/([up]) (.*)$")
 PASS = re.compile(r"^(.*?) (?:\d+ cases )?OK(?: \(NOTE: .*\))?$")
 SKIP = re.compile(r"^(.*?) SKIP(?: \(.*\))?$")
 FAIL = re.compile(r"^(.*?) FAIL\b")
+# the same, for a verdict a kernel message was printed right after (the
+# console is shared): "... OKclocksource: ..."
+PASS_GARBLED = re.compile(r"^(.*?) (?:\d+ cases )?OK")
+SKIP_GARBLED = re.compile(r"^(.*?) SKIP")
 BUDGET = re.compile(r"^=== BUDGET (\d+) s exceeded after #(-?\d+)/([-up]): killed, resuming at #(\d+)")
 KERNEL_TROUBLE = re.compile(
     r"WARNING: |BUG: |BUG at |Oops|general protection fault|Kernel panic|"
@@ -71,7 +75,8 @@ def parse_log(path, excluded):
         m = CASE.match(line)
         if m:
             index, half, rest = int(m.group(1)), m.group(2), m.group(3)
-            for status, pattern in (("pass", PASS), ("skip", SKIP), ("fail", FAIL)):
+            for status, pattern in (("pass", PASS), ("skip", SKIP), ("fail", FAIL),
+                                    ("pass", PASS_GARBLED), ("skip", SKIP_GARBLED)):
                 v = pattern.match(rest)
                 if v:
                     descr = v.group(1)
