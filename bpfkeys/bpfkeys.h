@@ -89,9 +89,8 @@ struct bk_instance {
 struct bk_object {
 	struct elfobj file;  /* what elfobj read and owns; the fields below point into it */
 	const char *path;
-	uint8_t *image;      /* the whole input file */
+	uint8_t *image;      /* the whole input file (libbpfkeys pins it) */
 	size_t image_size;
-	Elf *elf;
 	GElf_Ehdr ehdr;
 	size_t shstrndx;
 	struct bk_section *sections;
@@ -101,7 +100,7 @@ struct bk_object {
 	size_t symbol_count;
 	const char **symbol_names;
 	size_t text_section; /* index of .text, 0 if none */
-	size_t static_keys_section, static_keys_rel_section;
+	size_t static_keys_section;
 	size_t maps_section, btf_section, instances_section;
 	struct btf *btf;
 

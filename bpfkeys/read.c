@@ -6,19 +6,13 @@
  * model (relocations sorted by offset per section) and the sections bpfkeys
  * interprets are found. Later phases may then index without checks.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpfkeys.h"
-
 
 const char *bk_section_name(const struct bk_object *obj, size_t index)
 {
@@ -103,7 +97,6 @@ static int adopt(struct bk_object *obj, int err)
 	libbpf_set_print(silent_print);
 	obj->image = file->image;
 	obj->image_size = file->image_size;
-	obj->elf = file->elf;
 	obj->ehdr = file->ehdr;
 	obj->shstrndx = file->shstrndx;
 	obj->symtab = file->symtab;
@@ -142,7 +135,6 @@ static int find_sections(struct bk_object *obj, int err)
 			bk_error(obj, "section '%s': not SHT_PROGBITS", ELFOBJ_STATIC_KEYS_SECTION);
 			return -1;
 		}
-		obj->static_keys_rel_section = sk->rel_section;
 	}
 	obj->btf = obj->file.btf;	/* parsed and checked by elfobj */
 	return 0;

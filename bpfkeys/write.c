@@ -8,14 +8,8 @@
  * bk_check_key_references). .llvm_addrsig holds symbol indices and is
  * dropped when symbols are. elfobj's output writer puts the file at -o.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bpfkeys.h"
 

@@ -6,10 +6,8 @@
  * a code section of the object, an instruction inside it, a FUNC (func_info)
  * or valid strings (line_info, CO-RE relocations).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/bpf.h>
 
 #include "elfobj.h"
 

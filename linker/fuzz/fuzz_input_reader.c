@@ -51,7 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(image, data, size);
 	memset(&obj, 0, sizeof(obj));
-	obj.fd = -1;
 	if (linker_init(&linker) == 0) {
 		err = input_object_parse(&obj, "fuzz.o", image, size);
 		err = err ? err : merge_section_data(&linker, &obj);

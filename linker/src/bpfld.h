@@ -2,11 +2,12 @@
 /*
  * bpfld: a static linker for BPF ELF relocatable objects.
  *
- * Phases (one file each): read.c opens and validates an input object,
- * resolve.c merges its symbols into the global symbol table, merge.c appends
- * its sections and relocations (rebasing section-relative in-place values,
- * .static_keys and .jumptables included), btf.c merges .BTF/.BTF.ext, and
- * write.c lays out and atomically writes the output ELF. The design follows
+ * Phases (one file each, in linker.c's order per input): read.c takes the
+ * object elfobj read and validated, merge.c appends its sections,
+ * resolve.c merges its symbols into the global symbol table, merge.c copies
+ * its relocations (rebasing section-relative in-place values, .static_keys
+ * and .jumptables included), btf.c merges .BTF/.BTF.ext, and write.c lays
+ * out and atomically writes the output ELF. The design follows
  * libbpf's linker.c (tools/lib/bpf/linker.c) so that outputs are compatible.
  */
 #ifndef BPFLD_H
@@ -65,7 +66,6 @@ bool name_index_get(const struct name_index *index, const char *name, size_t *va
 struct input_section {
 	const char *name;
 	size_t elf_index;	/* 0 for ephemeral sections */
-	Elf_Scn *scn;
 	Elf64_Shdr *shdr;
 	Elf_Data *data;
 	/* symbol and relocation tables, 8-byte aligned (elfobj's copies if the file's are not) */
@@ -89,13 +89,6 @@ enum {
 struct input_object {
 	struct elfobj file;	/* the validated ELF (owns image and elf) */
 	const char *path;
-	int fd;
-	char *image;		/* the whole file, owned; libelf reads from it */
-	Elf *elf;
-	size_t file_size;
-	size_t shstrtab_index;
-	size_t symtab_index;
-	size_t strtab_index;
 	Elf64_Sym *symbols;
 	size_t symbol_count;
 	struct btf *btf;	/* elfobj's (owned by file) */

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* Growable arrays; diagnostics are elfobj's (elfobj_error, elfobj/diag.c). */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bpfld.h"

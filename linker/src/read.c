@@ -5,14 +5,8 @@
  * inside their sections, .BTF and .BTF.ext. Here the linker's view is built
  * on it: which sections are copied, ephemeral BTF-only sections.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <linux/bpf.h>
 #include "bpfld.h"
 
 static bool is_dwarf_section_name(const char *name)
@@ -121,14 +115,14 @@ static int read_sections(struct input_object *obj)
 	obj->section_count = shnum;
 	for (i = 1; i < shnum; i++) {
 		struct input_section *sec = &obj->sections[i];
+		Elf_Scn *scn = elf_getscn(obj->file.elf, i);
 
 		sec->elf_index = i;
 		sec->name = obj->file.sections[i].name;
 		if (index_section_name(obj, i))
 			return -1;
-		sec->scn = elf_getscn(obj->elf, i);
-		sec->shdr = sec->scn ? elf64_getshdr(sec->scn) : NULL;
-		sec->data = sec->shdr ? elf_getdata(sec->scn, NULL) : NULL;
+		sec->shdr = scn ? elf64_getshdr(scn) : NULL;
+		sec->data = sec->shdr ? elf_getdata(scn, NULL) : NULL;
 		if (!sec->data)
 			return elfobj_error(obj->path, sec->name, "cannot read data: %s", elf_errmsg(-1));
 		if (sec->shdr->sh_size != sec->data->d_size)
@@ -156,8 +150,6 @@ static int read_sections(struct input_object *obj)
 	obj->btf = obj->file.btf;
 	obj->has_btf_ext = obj->file.has_btf_ext;
 	memcpy(obj->btf_ext, obj->file.btf_ext, sizeof(obj->btf_ext));
-	obj->symtab_index = obj->file.symtab;
-	obj->strtab_index = obj->file.strtab;
 	obj->symbols = obj->file.symbols;
 	obj->symbol_count = obj->file.symbol_count;
 	return add_ephemeral_sections(obj, &capacity);
@@ -168,10 +160,6 @@ static int adopt(struct input_object *obj, int err)
 {
 	if (err)
 		return -1;
-	obj->image = (char *)obj->file.image;
-	obj->elf = obj->file.elf;
-	obj->file_size = obj->file.image_size;
-	obj->shstrtab_index = obj->file.shstrndx;
 	return read_sections(obj);
 }
 
@@ -179,7 +167,6 @@ static void start(struct input_object *obj, const char *path)
 {
 	memset(obj, 0, sizeof(*obj));
 	obj->path = path;
-	obj->fd = -1;
 }
 
 /* Takes ownership of `image`. */
@@ -206,5 +193,4 @@ void input_object_close(struct input_object *obj)
 	free(obj->btf_type_map);
 	elfobj_close(&obj->file);
 	memset(obj, 0, sizeof(*obj));
-	obj->fd = -1;
 }

@@ -4,14 +4,9 @@
  * file, which appears at -o only on success (atomically for a regular file,
  * streamed into a device or FIFO), so a failed link leaves no partial object.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "bpfld.h"
 
 struct elf_writer {
