@@ -40,3 +40,12 @@ void elfobj_warning(const char *file, const char *section, const char *fmt, ...)
 	elfobj_vreport(file, section, "warning", fmt, ap);
 	va_end(ap);
 }
+
+void elfobj_note(const char *file, const char *section, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	elfobj_vreport(file, section, "note", fmt, ap);
+	va_end(ap);
+}

@@ -57,6 +57,9 @@ int elfobj_error(const char *file, const char *section, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void elfobj_warning(const char *file, const char *section, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A detail of the error before it: "tool: file: note: ..." */
+void elfobj_note(const char *file, const char *section, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* ---- reading (read.c) ---- */
 struct elfobj_section {

@@ -203,8 +203,9 @@ bool is_jump_table_symbol(const struct input_object *obj, const Elf64_Sym *sym);
 int merge_btf_ext(struct linker *linker, struct input_object *obj);		/* btf.c */
 int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, uint32_t id1,
 		     const struct btf *btf2, uint32_t id2);				/* btf.c */
+/* 1 if the two map definitions agree, else 0 with the difference in why. */
 int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t var_id1,
-			  const struct btf *btf2, uint32_t var_id2);		/* btf.c */
+			  const struct btf *btf2, uint32_t var_id2, char *why, size_t why_size); /* btf.c */
 int complete_extern_btf(struct btf *dst, uint32_t dst_id, const struct btf *src, uint32_t src_id);
 /* 0 or 1 (DEFINE_STATIC_KEY_FALSE/TRUE) if the VAR is a static key map, -1 if not. */
 int static_key_polarity(const struct btf *btf, uint32_t var_id);		/* btf.c */

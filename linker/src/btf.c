@@ -6,6 +6,7 @@
  * btf__add_type(); only the id remapping walk is ours, because libbpf 1.1
  * does not export its field iterator.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
@@ -119,7 +120,7 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 	}
 mismatch:
 	if (bpfld_verbose)
-		elfobj_error(NULL, NULL, "symbol '%s': BTF types [%u] and [%u] differ", sym_name, id1, id2);
+		elfobj_note(NULL, NULL, "symbol '%s': BTF types [%u] and [%u] differ", sym_name, id1, id2);
 	return 0;
 }
 
@@ -197,19 +198,20 @@ static int parse_map_definition(const struct btf *btf, uint32_t struct_id, struc
 }
 
 static int map_struct_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t id1,
-					const struct btf *btf2, uint32_t id2, int depth)
+					const struct btf *btf2, uint32_t id2, int depth,
+					char *why, size_t why_size)
 {
 	struct map_definition d1, d2;
 	int f;
 
 	if (parse_map_definition(btf1, id1, &d1) || parse_map_definition(btf2, id2, &d2)) {
-		elfobj_error(NULL, ELFOBJ_MAPS_SECTION, "symbol '%s': invalid BTF map definition", sym_name);
+		snprintf(why, why_size, "invalid BTF map definition");
 		return 0;
 	}
 	for (f = 0; f < MAP_FIELD_COUNT; f++) {
 		if (d1.values[f] != d2.values[f]) {
-			elfobj_error(NULL, ELFOBJ_MAPS_SECTION, "symbol '%s': map %s differs: %u vs %u",
-				   sym_name, map_int_fields[f], d1.values[f], d2.values[f]);
+			snprintf(why, why_size, "map %s differs: %u vs %u", map_int_fields[f],
+				 d1.values[f], d2.values[f]);
 			return 0;
 		}
 	}
@@ -217,28 +219,29 @@ static int map_struct_definitions_match(const char *sym_name, const struct btf *
 	    (d1.key_type && !btf_type_matches(sym_name, true, btf1, d1.key_type, btf2, d2.key_type)) ||
 	    (d1.value_type &&
 	     !btf_type_matches(sym_name, true, btf1, d1.value_type, btf2, d2.value_type))) {
-		elfobj_error(NULL, ELFOBJ_MAPS_SECTION, "symbol '%s': map key or value type differs", sym_name);
+		snprintf(why, why_size, "map key or value type differs");
 		return 0;
 	}
 	if (d1.has_inner != d2.has_inner) {
-		elfobj_error(NULL, ELFOBJ_MAPS_SECTION, "symbol '%s': only one definition has an inner map",
-			   sym_name);
+		snprintf(why, why_size, "only one definition has an inner map");
 		return 0;
 	}
 	if (d1.has_inner && depth == 0)
 		return map_struct_definitions_match(sym_name, btf1, d1.inner_struct, btf2,
-						    d2.inner_struct, 1);
+						    d2.inner_struct, 1, why, why_size);
 	return 1;
 }
 
 int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t var_id1,
-			  const struct btf *btf2, uint32_t var_id2)
+			  const struct btf *btf2, uint32_t var_id2, char *why, size_t why_size)
 {
 	const struct btf_type *v1 = btf__type_by_id(btf1, var_id1), *v2 = btf__type_by_id(btf2, var_id2);
 
+	snprintf(why, why_size, "not a variable");
 	if (!btf_is_var(v1) || !btf_is_var(v2))
 		return 0;
-	return map_struct_definitions_match(sym_name, btf1, v1->type, btf2, v2->type, 0);
+	return map_struct_definitions_match(sym_name, btf1, v1->type, btf2, v2->type, 0, why,
+					    why_size);
 }
 
 int static_key_polarity(const struct btf *btf, uint32_t var_id)

@@ -151,6 +151,7 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 	}
 	if (glob->section_id &&
 	    strcmp(linker->sections[glob->section_id].name, ELFOBJ_MAPS_SECTION) == 0) {
+		char why[128];
 		int earlier = static_key_polarity(linker->btf, glob->btf_id);
 		int current = static_key_polarity(obj->btf, btf_id);
 
@@ -164,10 +165,12 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 				   current ? "TRUE" : "FALSE", obj->path);
 			return false;
 		}
-		if (map_definitions_match(sym_name, linker->btf, glob->btf_id, obj->btf, btf_id))
+		if (map_definitions_match(sym_name, linker->btf, glob->btf_id, obj->btf, btf_id, why,
+					  sizeof(why)))
 			return true;
 		elfobj_error(obj->path, ELFOBJ_MAPS_SECTION,
-			   "symbol '%s': map definition differs from the one linked before", sym_name);
+			   "symbol '%s': map definition differs from the one in %s", sym_name, glob->path);
+		elfobj_note(obj->path, ELFOBJ_MAPS_SECTION, "%s", why);
 		return false;
 	}
 	if (!btf_type_matches(sym_name, true, linker->btf, glob->btf_id, obj->btf, btf_id)) {
