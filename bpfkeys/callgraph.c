@@ -15,11 +15,6 @@
 
 #include "bpfkeys.h"
 
-#define BPF_CALL_CODE 0x85
-#define BPF_LD_IMM64_CODE 0x18
-#define BPF_PSEUDO_CALL 1
-#define BPF_PSEUDO_FUNC 4
-
 static int cmp_function(const void *a, const void *b)
 {
 	const struct bk_function *x = a, *y = b;
@@ -155,7 +150,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 		size_t nrel;
 
 		memcpy(&insn, sec->data + at, sizeof(insn));
-		if (insn.code == BPF_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) {
+		if (insn.code == ELFOBJ_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) {
 			rel = bk_find_rel(sec, at, &nrel);
 			if (nrel > 1) {
 				bk_error(obj, "section '%s': offset 0x%llx: %zu relocations on one call",
@@ -188,7 +183,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 			if (add_edge(obj, index, sym->st_shndx,
 				     (int64_t)(sym->st_value / ELFOBJ_INSN_SIZE) + insn.imm + 1, at, "call"))
 				return -1;
-		} else if (insn.code == BPF_LD_IMM64_CODE) {
+		} else if (insn.code == ELFOBJ_LD_IMM64_CODE) {
 			if (i + 1 >= fn->start + fn->count) {
 				bk_error(obj, "function '%s': ld_imm64 at section %s offset 0x%llx is cut by the function end",
 					 fn->name, sec->name, (unsigned long long)at);

@@ -18,7 +18,6 @@
 
 #include "bpfkeys.h"
 
-#define BPF_LD_IMM64_CODE 0x18
 #define BTF_INFO(kind, vlen) (((uint32_t)(kind) << 24) | ((vlen) & 0xffff))
 
 /* The DATASEC .maps edit, as a map from old to new .BTF byte offsets. */
@@ -201,11 +200,11 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 			struct bk_insn insn;
 
 			memcpy(&insn, text + i * ELFOBJ_INSN_SIZE, sizeof(insn));
-			if (insn.code == BPF_LD_IMM64_CODE) {
+			if (insn.code == ELFOBJ_LD_IMM64_CODE) {
 				i++;
 				continue;
 			}
-			if ((insn.code == 0x05 || insn.code == 0x06) && bk_insn_src(&insn) &&
+			if ((insn.code == ELFOBJ_JA_CODE || insn.code == ELFOBJ_JA32_CODE) && bk_insn_src(&insn) &&
 			    !is_site(obj, s, i)) {
 				ssize_t f = bk_function_at(obj, s, i);
 

@@ -82,8 +82,8 @@ static bool offsets_fit(const struct bk_object *obj, const struct code_scan *c,
 		int64_t rel;
 
 		if (!l->kept[k] || c->second_half[k] || c->site[k] != NO_SITE ||
-		    !is_jump_class(insn.code) || insn.code == BPF_GOTOL_CODE ||
-		    (insn.code & BPF_OP_MASK) == BPF_OP_CALL || (insn.code & BPF_OP_MASK) == BPF_OP_EXIT)
+		    !is_jump_class(insn.code) || insn.code == ELFOBJ_JA32_CODE ||
+		    BPF_OP(insn.code) == BPF_CALL || BPF_OP(insn.code) == BPF_EXIT)
 			continue;
 		rel = (int64_t)l->new_index[jump_target(&insn, k)] - (int64_t)l->new_index[k] - 1;
 		if (rel < INT16_MIN || rel > INT16_MAX)
@@ -147,12 +147,12 @@ static int fix_relocated(struct bk_object *obj, const struct bk_shrink *shrink, 
 	int64_t new_sym = (int64_t)bk_shrink_byte(shrink, ts, sym->st_value);
 
 	/* only what code_roots made an entry can be retargeted */
-	if (insn->code == BPF_CALL_CODE && type == ELFOBJ_R_BPF_64_32 && !second_half) {
+	if (insn->code == ELFOBJ_CALL_CODE && type == ELFOBJ_R_BPF_64_32 && !second_half) {
 		uint64_t target = sym->st_value / ELFOBJ_INSN_SIZE + (uint64_t)((int64_t)insn->imm + 1);
 
 		insn->imm = (int32_t)((int64_t)shrink->layout[ts].new_index[target] -
 				      new_sym / ELFOBJ_INSN_SIZE - 1);
-	} else if (insn->code == BPF_LD_IMM64_CODE && type == ELFOBJ_R_BPF_64_64 && !second_half) {
+	} else if (insn->code == ELFOBJ_LD_IMM64_CODE && type == ELFOBJ_R_BPF_64_64 && !second_half) {
 		uint64_t byte = sym->st_value + (uint64_t)(int64_t)insn->imm;
 
 		insn->imm = (int32_t)((int64_t)bk_shrink_byte(shrink, ts, byte) - new_sym);
@@ -189,24 +189,24 @@ static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const str
 
 			memset(&insn, 0, sizeof(insn));
 			if (rel16 >= INT16_MIN && rel16 <= INT16_MAX) {
-				insn.code = BPF_JA_CODE;
+				insn.code = ELFOBJ_JA_CODE;
 				insn.off = (int16_t)rel16;
 			} else {
-				insn.code = BPF_GOTOL_CODE;
+				insn.code = ELFOBJ_JA32_CODE;
 				insn.imm = (int32_t)rel16;
 			}
 		} else if (l->moved && is_jump_class(insn.code) &&
-			   (insn.code & BPF_OP_MASK) != BPF_OP_CALL &&
-			   (insn.code & BPF_OP_MASK) != BPF_OP_EXIT) {
+			   BPF_OP(insn.code) != BPF_CALL &&
+			   BPF_OP(insn.code) != BPF_EXIT) {
 			int64_t r = new_rel(l, i, jump_target(&insn, i));
 
-			if (insn.code == BPF_GOTOL_CODE)
+			if (insn.code == ELFOBJ_JA32_CODE)
 				insn.imm = (int32_t)r;
 			else
 				insn.off = (int16_t)r;
 		} else if (l->moved && !bk_find_rel(sec, i * ELFOBJ_INSN_SIZE, &nrel) &&
-			   ((insn.code == BPF_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) ||
-			    (insn.code == BPF_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC))) {
+			   ((insn.code == ELFOBJ_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) ||
+			    (insn.code == ELFOBJ_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC))) {
 			insn.imm = (int32_t)new_rel(l, i, (int64_t)i + insn.imm + 1);
 		}
 		rel = bk_find_rel(sec, i * ELFOBJ_INSN_SIZE, &nrel);

@@ -7,20 +7,6 @@
 
 #include "bpfkeys.h"
 
-#define BPF_CLASS_MASK 0x07
-#define BPF_CLASS_JMP 0x05
-#define BPF_CLASS_JMP32 0x06
-#define BPF_OP_MASK 0xf0
-#define BPF_OP_JA 0x00
-#define BPF_OP_CALL 0x80
-#define BPF_OP_EXIT 0x90
-#define BPF_SRC_X 0x08
-#define BPF_JA_CODE 0x05
-#define BPF_GOTOL_CODE 0x06
-#define BPF_CALL_CODE 0x85
-#define BPF_LD_IMM64_CODE 0x18
-#define BPF_PSEUDO_CALL 1
-#define BPF_PSEUDO_FUNC 4
 #define NO_SITE SIZE_MAX
 
 /* Working state of one code section. */
@@ -44,20 +30,20 @@ static inline struct bk_insn insn_at(const struct code_scan *c, uint64_t i)
 
 static inline bool is_jump_class(uint8_t code)
 {
-	return (code & BPF_CLASS_MASK) == BPF_CLASS_JMP || (code & BPF_CLASS_MASK) == BPF_CLASS_JMP32;
+	return BPF_CLASS(code) == BPF_JMP || BPF_CLASS(code) == BPF_JMP32;
 }
 
 /* Target of a jump at i (any of ja, gotol, conditional), as an index. */
 static inline int64_t jump_target(const struct bk_insn *insn, uint64_t i)
 {
-	if (insn->code == BPF_GOTOL_CODE)
+	if (insn->code == ELFOBJ_JA32_CODE)
 		return (int64_t)i + insn->imm + 1;
 	return (int64_t)i + insn->off + 1;
 }
 
 static inline bool is_plain_ja(const struct bk_insn *insn)
 {
-	return (insn->code == BPF_JA_CODE || insn->code == BPF_GOTOL_CODE) && !bk_insn_src(insn);
+	return (insn->code == ELFOBJ_JA_CODE || insn->code == ELFOBJ_JA32_CODE) && !bk_insn_src(insn);
 }
 
 /* shrink_reach.c */

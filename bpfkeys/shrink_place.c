@@ -31,7 +31,7 @@ static bool falls_through(const struct bk_object *obj, const struct code_scan *c
 		return !taken[c->site[k]];
 	if (is_plain_ja(&insn))
 		return false;
-	return !(is_jump_class(insn.code) && (insn.code & BPF_OP_MASK) == BPF_OP_EXIT);
+	return !(is_jump_class(insn.code) && BPF_OP(insn.code) == BPF_EXIT);
 }
 
 /* End E of the block at position T: the first kept instruction that does not fall through. */

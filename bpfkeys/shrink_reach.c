@@ -54,10 +54,10 @@ static int code_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
 
 		if (c->second_half[i])
 			continue;
-		if (insn.code == BPF_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL && !rel &&
+		if (insn.code == ELFOBJ_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL && !rel &&
 		    add_root(obj, scan, s, (int64_t)i + insn.imm + 1, sec->name, at, "call"))
 			return -1;
-		if (insn.code == BPF_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC && !rel &&
+		if (insn.code == ELFOBJ_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC && !rel &&
 		    add_root(obj, scan, s, (int64_t)i + insn.imm + 1, sec->name, at, "function address"))
 			return -1;
 		for (size_t r = 0; r < nrel; r++) {
@@ -68,12 +68,12 @@ static int code_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
 			if (!target_sec)
 				continue;
 			/* libbpf: a relocated call's callee is sym_off / 8 + imm + 1 */
-			if (insn.code == BPF_CALL_CODE)
+			if (insn.code == ELFOBJ_CALL_CODE)
 				byte = (int64_t)sym->st_value + ((int64_t)insn.imm + 1) * ELFOBJ_INSN_SIZE;
 			/* any other kind of relocation into moving code is refused in write_code */
-			if ((insn.code == BPF_CALL_CODE || insn.code == BPF_LD_IMM64_CODE) &&
+			if ((insn.code == ELFOBJ_CALL_CODE || insn.code == ELFOBJ_LD_IMM64_CODE) &&
 			    add_root(obj, scan, target_sec, byte % ELFOBJ_INSN_SIZE ? -1 : byte / ELFOBJ_INSN_SIZE,
-				     sec->name, at, insn.code == BPF_CALL_CODE ? "call" : "function address"))
+				     sec->name, at, insn.code == ELFOBJ_CALL_CODE ? "call" : "function address"))
 				return -1;
 		}
 	}
@@ -123,7 +123,7 @@ static int successors(struct bk_object *obj, const struct code_scan *c, size_t s
 		next[(*n)++] = taken[c->site[i]] ? (int64_t)site->target : (int64_t)i + 1;
 		return 0;
 	}
-	if (insn.code == BPF_LD_IMM64_CODE) {
+	if (insn.code == ELFOBJ_LD_IMM64_CODE) {
 		size_t nrel;
 		const GElf_Rel *rel = bk_find_rel(sec, at, &nrel);
 
@@ -145,19 +145,19 @@ static int successors(struct bk_object *obj, const struct code_scan *c, size_t s
 		next[(*n)++] = (int64_t)i + 1;
 		return 0;
 	}
-	switch (insn.code & BPF_OP_MASK) {
-	case BPF_OP_JA:
-		if (insn.code & BPF_SRC_X) {
+	switch BPF_OP(insn.code) {
+	case BPF_JA:
+		if (insn.code & BPF_X) {
 			bk_error(obj, "section '%s': offset 0x%llx: gotox (indirect jump): removing dead code around it is not supported",
 				 sec->name, (unsigned long long)at);
 			return -1;
 		}
 		next[(*n)++] = jump_target(&insn, i);
 		return 0;
-	case BPF_OP_CALL:
+	case BPF_CALL:
 		next[(*n)++] = (int64_t)i + 1;
 		return 0;
-	case BPF_OP_EXIT:
+	case BPF_EXIT:
 		return 0;
 	default: /* conditional jumps, may_goto */
 		next[(*n)++] = (int64_t)i + 1;
@@ -232,7 +232,7 @@ void bk_shrink_scan_init(struct bk_object *obj, struct code_scan *c, size_t s)
 		c->root[i] = true; /* until a function covers it */
 	}
 	for (uint64_t i = 0; i + 1 < c->count; i++)
-		if (insn_at(c, i).code == BPF_LD_IMM64_CODE)
+		if (insn_at(c, i).code == ELFOBJ_LD_IMM64_CODE)
 			c->second_half[++i] = true;
 	for (size_t f = 0; f < obj->function_count; f++) {
 		const struct bk_function *fn = &obj->functions[f];

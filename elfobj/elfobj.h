@@ -22,6 +22,7 @@
 #include <libelf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <linux/bpf.h>
 /* kernel ABI (map type, map_extra flags, static branch src_reg bits) */
 #include "uapi/linux/bpf_static_keys.h"
 
@@ -30,6 +31,11 @@
 #endif
 #define ELFOBJ_SHT_LLVM_ADDRSIG 0x6fff4c03
 #define ELFOBJ_INSN_SIZE 8
+/* instruction codes the tools test, from linux/bpf.h's classes and ops */
+#define ELFOBJ_JA_CODE (BPF_JMP | BPF_JA)	/* goto, goto_or_nop: 16-bit off */
+#define ELFOBJ_JA32_CODE (BPF_JMP32 | BPF_JA)	/* gotol, gotol_or_nop: 32-bit imm */
+#define ELFOBJ_CALL_CODE (BPF_JMP | BPF_CALL)
+#define ELFOBJ_LD_IMM64_CODE (BPF_LD | BPF_IMM | BPF_DW)
 
 /* Sections of the object ABI (docs/abi.md); .bpfkeys is BPFKEYS_SECTION. */
 #define ELFOBJ_MAPS_SECTION ".maps"

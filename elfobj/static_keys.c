@@ -16,8 +16,6 @@
 #include "elfobj.h"
 
 #define ENTRY_SIZE 16
-#define BPF_JA_CODE 0x05	/* BPF_JMP | BPF_JA: 16-bit off */
-#define BPF_JA32_CODE 0x06	/* BPF_JMP32 | BPF_JA: 32-bit imm */
 
 static const char *const field_names[3] = { "insn_off", "target_off", "key" };
 
@@ -125,15 +123,15 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	dst = insn[1] & 0xf;
 	memcpy(&off, insn + 2, 2);
 	memcpy(&imm, insn + 4, 4);
-	if ((insn[0] != BPF_JA_CODE && insn[0] != BPF_JA32_CODE) || dst != 0 ||
+	if ((insn[0] != ELFOBJ_JA_CODE && insn[0] != ELFOBJ_JA32_CODE) || dst != 0 ||
 	    (src != BPF_STATIC_BRANCH_JA && src != (BPF_STATIC_BRANCH_JA | BPF_STATIC_BRANCH_NOP)) ||
-	    (insn[0] == BPF_JA_CODE && imm != 0) || (insn[0] == BPF_JA32_CODE && off != 0))
+	    (insn[0] == ELFOBJ_JA_CODE && imm != 0) || (insn[0] == ELFOBJ_JA32_CODE && off != 0))
 		return site_error(c, sym[0]->st_shndx, insn_off,
 				  "instruction (code 0x%02x, regs 0x%02x, off %d, imm %d) is not a static branch",
 				  insn[0], insn[1], off, imm);
 	branch->section = sym[0]->st_shndx;
 	branch->insn = insn_off / ELFOBJ_INSN_SIZE;
-	branch->wide = insn[0] == BPF_JA32_CODE;
+	branch->wide = insn[0] == ELFOBJ_JA32_CODE;
 	branch->jump_when_off = src & BPF_STATIC_BRANCH_NOP;
 	branch->likely = flags & ELFOBJ_STATIC_KEY_ENTRY_LIKELY;
 	target = (int64_t)branch->insn + 1 + (branch->wide ? imm : off);
