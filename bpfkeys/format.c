@@ -19,13 +19,25 @@ static uint32_t strtab_add(struct elfobj_strtab *st, const char *s)
 	return (uint32_t)offset;
 }
 
+/* The string offsets of function f's name and its section's, each added once. */
+static void add_function_names(struct elfobj_strtab *st, const struct bk_object *obj, size_t f,
+			       uint32_t *function_name, uint32_t *section_name)
+{
+	const struct bk_function *fn = &obj->functions[f];
+
+	if (!function_name[f])
+		function_name[f] = strtab_add(st, fn->name);
+	if (!section_name[fn->section])
+		section_name[fn->section] = strtab_add(st, obj->sections[fn->section].name);
+}
+
 int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size)
 {
 	struct elfobj_strtab st;
 	struct bpfkeys_header hdr = {0};
-	struct bpfkeys_key *keys;
-	struct bpfkeys_instance *insts;
-	struct bpfkeys_site *sites;
+	struct bpfkeys_key *keys = NULL;
+	struct bpfkeys_instance *insts = NULL;
+	struct bpfkeys_site *sites = NULL;
 	size_t key_count = 0, *key_index = bk_xcalloc(obj->key_count, sizeof(size_t));
 	/* string offsets of each function's and section's name, 0 until added: an
 	 * instance and a site name both, and hashing them again each time was
@@ -34,6 +46,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	uint32_t *section_name = bk_xcalloc(obj->section_count, sizeof(uint32_t));
 	uint8_t *buf;
 	uint64_t total;
+	int err = -1;
 
 	if (elfobj_strtab_init(&st))
 		exit(1);
@@ -44,11 +57,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	if (key_count > UINT32_MAX || obj->instance_count > UINT32_MAX ||
 	    obj->instance_site_count > UINT32_MAX / sizeof(struct bpfkeys_site)) {
 		bk_error(obj, "too many keys, instances or sites for format version %d", BPFKEYS_FORMAT_VERSION);
-		free(function_name);
-		free(section_name);
-		free(key_index);
-		elfobj_strtab_free(&st);
-		return -1;
+		goto out;
 	}
 	keys = bk_xcalloc(key_count, sizeof(*keys));
 	insts = bk_xcalloc(obj->instance_count, sizeof(*insts));
@@ -74,10 +83,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 			out_key->first_instance = (uint32_t)i;
 		out_key->instance_count++;
 		insts[i].key = (uint32_t)key_index[inst->key];
-		if (!function_name[inst->program])
-			function_name[inst->program] = strtab_add(&st, prog->name);
-		if (!section_name[prog->section])
-			section_name[prog->section] = strtab_add(&st, obj->sections[prog->section].name);
+		add_function_names(&st, obj, inst->program, function_name, section_name);
 		insts[i].program = function_name[inst->program];
 		insts[i].program_section = section_name[prog->section];
 		insts[i].flags = out_key->flags;
@@ -87,10 +93,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 			const struct bk_site *site = &obj->sites[obj->instance_sites[s]];
 			const struct bk_function *fn = &obj->functions[site->function];
 
-			if (!function_name[site->function])
-				function_name[site->function] = strtab_add(&st, fn->name);
-			if (!section_name[fn->section])
-				section_name[fn->section] = strtab_add(&st, obj->sections[fn->section].name);
+			add_function_names(&st, obj, site->function, function_name, section_name);
 			sites[s].function = function_name[site->function];
 			sites[s].section = section_name[fn->section];
 			sites[s].function_start = (uint32_t)fn->start;
@@ -120,14 +123,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	total += st.size;
 	if (total > UINT32_MAX) {
 		bk_error(obj, "section '%s' would exceed 4 GiB", BPFKEYS_SECTION);
-		free(keys);
-		free(insts);
-		free(sites);
-		elfobj_strtab_free(&st);
-		free(function_name);
-		free(section_name);
-		free(key_index);
-		return -1;
+		goto out;
 	}
 	buf = bk_xcalloc(total, 1);
 	memcpy(buf, &hdr, sizeof(hdr));
@@ -137,6 +133,8 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	memcpy(buf + hdr.string_offset, st.data, st.size);
 	*out = buf;
 	*out_size = total;
+	err = 0;
+out:
 	free(keys);
 	free(insts);
 	free(sites);
@@ -144,7 +142,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	free(function_name);
 	free(section_name);
 	free(key_index);
-	return 0;
+	return err;
 }
 
 static bool table_ok(uint64_t size, uint32_t offset, uint32_t count, uint16_t entry, uint16_t min)
