@@ -43,8 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input_object obj;
 	struct linker linker;
 	char *image = malloc(size ? size : 1);
-	void *btf_raw, *ext_raw;
-	uint32_t btf_size, ext_size;
+	struct final_btf btf = { 0 };
 	int err;
 
 	if (!image)
@@ -58,11 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		err = err ? err : merge_relocations(&linker, &obj);
 		err = err ? err : merge_btf(&linker, &obj);
 		err = err ? err : merge_btf_ext(&linker, &obj);
-		if (!err && dedup && finalize_btf(&linker, "fuzz-out.o", &btf_raw, &btf_size, &ext_raw,
-					 &ext_size) == 0) {
-			free(btf_raw);
-			free(ext_raw);
-		}
+		if (!err && dedup && check_link_complete(&linker) == 0 &&
+		    finalize_btf(&linker, "fuzz-out.o", &btf) == 0)
+			final_btf_free(&btf);
 	} else {
 		free(image);
 	}

@@ -6,8 +6,11 @@
  * object elfobj read and validated, merge.c appends its sections,
  * resolve.c merges its symbols into the global symbol table, merge.c copies
  * its relocations (rebasing section-relative in-place values, .static_keys
- * and .jumptables included), btf.c merges .BTF/.BTF.ext, and write.c lays
- * out and atomically writes the output ELF. The design follows
+ * and .jumptables included), btf.c merges .BTF/.BTF.ext. Once every
+ * input is in, main.c calls, in order: resolve.c's check_link_complete()
+ * (undefined keys, missing BTF), btf.c's finalize_btf() (DATASECs, dedup),
+ * and write.c's write_output(), which lays out and atomically writes the
+ * output ELF. No phase calls the next. The design follows
  * libbpf's linker.c (tools/lib/bpf/linker.c) so that outputs are compatible.
  */
 #ifndef BPFLD_H
@@ -212,9 +215,15 @@ int static_key_polarity(const struct btf *btf, uint32_t var_id);		/* btf.c */
 /* Once every input is linked: what no single input could show (resolve.c). */
 int check_link_complete(struct linker *linker);
 struct global_symbol *global_symbol_by_index(struct linker *linker, size_t symbol_index);
-int finalize_btf(struct linker *linker, const char *output_path,
-		 void **btf_raw, uint32_t *btf_size, void **ext_raw, uint32_t *ext_size); /* btf.c */
-int write_output(struct linker *linker, const char *path);			/* write.c */
+/* The output's .BTF and .BTF.ext, NULL when no input has BTF. */
+struct final_btf {
+	void *btf_raw, *ext_raw;
+	uint32_t btf_size, ext_size;
+};
+/* After check_link_complete(): DATASECs, dedup, raw sections (btf.c). */
+int finalize_btf(struct linker *linker, const char *output_path, struct final_btf *out);
+void final_btf_free(struct final_btf *btf);					/* btf.c */
+int write_output(struct linker *linker, const char *path, const struct final_btf *btf); /* write.c */
 
 /* helpers */
 int grow_array(void **array, size_t *capacity, size_t needed, size_t element_size);

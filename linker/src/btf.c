@@ -784,9 +784,17 @@ static int build_btf_ext(struct linker *linker, uint8_t **out, uint32_t *out_siz
 	return 0;
 }
 
-int finalize_btf(struct linker *linker, const char *output_path,
-		 void **btf_raw, uint32_t *btf_size, void **ext_raw, uint32_t *ext_size)
+void final_btf_free(struct final_btf *btf)
 {
+	free(btf->btf_raw);
+	free(btf->ext_raw);
+	memset(btf, 0, sizeof(*btf));
+}
+
+int finalize_btf(struct linker *linker, const char *output_path, struct final_btf *out)
+{
+	void **btf_raw = &out->btf_raw, **ext_raw = &out->ext_raw;
+	uint32_t *btf_size = &out->btf_size, *ext_size = &out->ext_size;
 	LIBBPF_OPTS(btf_dedup_opts, opts);
 	struct btf_ext *btf_ext = NULL;
 	uint8_t *ext_data = NULL;
@@ -797,8 +805,6 @@ int finalize_btf(struct linker *linker, const char *output_path,
 
 	*btf_raw = *ext_raw = NULL;
 	*btf_size = *ext_size = 0;
-	if (check_link_complete(linker))
-		return -1;
 	if (btf__type_cnt(linker->btf) == 1)
 		return 0;
 	/*

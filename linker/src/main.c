@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL;
+	struct final_btf btf = { 0 };
 	struct linker linker;
 	int opt, i, err = 0;
 
@@ -78,10 +79,13 @@ int main(int argc, char **argv)
 		linker_free(&linker);
 		return 1;
 	}
+	/* Each phase is one call here; none calls the next. */
 	for (i = optind; i < argc && !err; i++)
 		err = link_input_object(&linker, argv[i]);
-	if (!err)
-		err = write_output(&linker, output);
+	err = err ? err : check_link_complete(&linker);
+	err = err ? err : finalize_btf(&linker, output, &btf);
+	err = err ? err : write_output(&linker, output, &btf);
+	final_btf_free(&btf);
 	linker_free(&linker);
 	return err ? 1 : 0;
 }

@@ -178,10 +178,8 @@ out:
 	return err;
 }
 
-int write_output(struct linker *linker, const char *path)
+int write_output(struct linker *linker, const char *path, const struct final_btf *btf)
 {
-	void *btf_raw = NULL, *ext_raw = NULL;
-	uint32_t btf_size = 0, ext_size = 0;
 	struct elfobj_output output = { .fd = -1 };
 	struct elf_writer writer = { .path = path };
 	Elf64_Sym *symbols = NULL;
@@ -190,8 +188,6 @@ int write_output(struct linker *linker, const char *path)
 	size_t i;
 	int err = -1;
 
-	if (finalize_btf(linker, path, &btf_raw, &btf_size, &ext_raw, &ext_size))
-		goto out;
 	symbols = calloc(linker->symbol_count, sizeof(*symbols));
 	new_index = calloc(linker->symbol_count, sizeof(*new_index));
 	rel_names = calloc(linker->section_count + 1, sizeof(*rel_names));
@@ -206,8 +202,8 @@ int write_output(struct linker *linker, const char *path)
 		elfobj_error(path, NULL, "libelf: %s", elf_errmsg(-1));
 		goto out;
 	}
-	if (build_elf(linker, &writer, symbols, new_index, rel_names, btf_raw, btf_size, ext_raw,
-		      ext_size))
+	if (build_elf(linker, &writer, symbols, new_index, rel_names, btf->btf_raw, btf->btf_size,
+		      btf->ext_raw, btf->ext_size))
 		goto out;
 	elf_end(writer.elf);
 	writer.elf = NULL;
@@ -222,7 +218,5 @@ out:
 	free(rel_names);
 	free(symbols);
 	free(new_index);
-	free(btf_raw);
-	free(ext_raw);
 	return err;
 }

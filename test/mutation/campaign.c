@@ -217,6 +217,7 @@ static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 
 static int bpfld_link(const char *const *inputs, size_t count, const char *output)
 {
+	struct final_btf btf = { 0 };
 	struct linker linker;
 	int err = linker_init(&linker);
 
@@ -224,8 +225,10 @@ static int bpfld_link(const char *const *inputs, size_t count, const char *outpu
 
 	for (size_t i = 0; i < count && !err; i++)
 		err = link_input_object(&linker, inputs[i]);
-	if (!err)
-		err = write_output(&linker, output);
+	err = err ? err : check_link_complete(&linker);
+	err = err ? err : finalize_btf(&linker, output, &btf);
+	err = err ? err : write_output(&linker, output, &btf);
+	final_btf_free(&btf);
 	linker_free(&linker);
 	return err;
 }
