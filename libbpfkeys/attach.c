@@ -13,10 +13,6 @@
 
 #include "internal.h"
 
-/* enum bpf_attach_type values after Debian 12's linux/bpf.h (Linux 6.1) */
-#define BPFKEYS_TCX_INGRESS 46
-#define BPFKEYS_TCX_EGRESS 47
-
 static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char *name, ssize_t *index)
 {
 	*index = bpfkeys_program_index(obj, name);

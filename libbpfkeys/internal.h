@@ -36,6 +36,11 @@ struct bpfkeys_map {
 	int fd;          /* our own dup, reused by every variant */
 };
 
+/* tcx uapi values newer than Debian 12's linux/bpf.h (Linux 6.1); Linux 6.6 set them */
+#define BPFKEYS_TCX_INGRESS 46   /* enum bpf_attach_type */
+#define BPFKEYS_TCX_EGRESS 47
+#define BPFKEYS_LINK_TYPE_TCX 11 /* enum bpf_link_type */
+
 enum bpfkeys_link_kind {
 	BPFKEYS_LINK_XDP,
 	BPFKEYS_LINK_CGROUP,

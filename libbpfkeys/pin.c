@@ -360,7 +360,7 @@ static enum bpfkeys_link_kind link_kind(uint32_t type)
 	switch (type) {
 	case BPF_LINK_TYPE_XDP: return BPFKEYS_LINK_XDP;
 	case BPF_LINK_TYPE_CGROUP: return BPFKEYS_LINK_CGROUP;
-	case 11: return BPFKEYS_LINK_TCX; /* BPF_LINK_TYPE_TCX, after Debian 12's uapi */
+	case BPFKEYS_LINK_TYPE_TCX: return BPFKEYS_LINK_TCX;
 	case BPF_LINK_TYPE_NETNS: return BPFKEYS_LINK_NETNS;
 	default: return BPFKEYS_LINK_OVERLAP;
 	}
