@@ -11,27 +11,10 @@ say() { printf '\n### %s\n' "$*"; }
 cmd() { echo "\$ $*"; "$@"; }
 
 # shellcheck source=examples/demo/xdp_actions.sh
-. /files/xdp_actions.sh	# xdp_name, xdp_value
+. /files/xdp_actions.sh	# xdp_name, xdp_value, check_run
 runs=0 wrong=0
 # run PROG XDP_ACTION: run PROG once and compare its return value with XDP_ACTION
-run() {
-	want=$(xdp_value "$2")
-	echo "\$ ./bpfkeyctl run $P/progs/$1"
-	if out=$(./bpfkeyctl run "$P/progs/$1"); then
-		echo "$out"
-		got=${out#retval }
-		got="$(xdp_name "$got") ($got)"
-	else
-		got="an error"
-	fi
-	runs=$((runs + 1))
-	if [ "$got" = "$2 ($want)" ]; then
-		echo "$1: expected $2 ($want), got $got: ok"
-	else
-		echo "$1: expected $2 ($want), got $got: WRONG"
-		wrong=$((wrong + 1))
-	fi
-}
+run() { check_run ./bpfkeyctl "$P" "$@"; }
 
 say "load demo.o: one key instance per (key, program), pinned under $P"
 cmd ./bpfkeyctl load demo.o $P

@@ -18,30 +18,12 @@ say() { printf '\n### %s\n' "$*"; }
 cmd() { echo "\$ $*"; "$@"; }
 
 # shellcheck source=examples/demo/xdp_actions.sh
-. "$here/xdp_actions.sh"	# xdp_name, xdp_value
+. "$here/xdp_actions.sh"	# xdp_name, xdp_value, check_run
 mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 trap 'rm -rf "$P"' EXIT	# the pins hold the programs: removing them unloads
 runs=0 wrong=0
 # run PROG XDP_ACTION: run PROG's current version once, compare with XDP_ACTION
-run() {
-	local want out got
-	want=$(xdp_value "$2")
-	echo "\$ $ctl run $P/progs/$1"
-	if out=$("$ctl" run "$P/progs/$1"); then
-		echo "$out"
-		got=${out#retval }
-		got="$(xdp_name "$got") ($got)"
-	else
-		got="an error"
-	fi
-	runs=$((runs + 1))
-	if [ "$got" = "$2 ($want)" ]; then
-		echo "$1: expected $2 ($want), got $got: ok"
-	else
-		echo "$1: expected $2 ($want), got $got: WRONG"
-		wrong=$((wrong + 1))
-	fi
-}
+run() { check_run "$ctl" "$P" "$@"; }
 xlated() {
 	if [ -n "$bpftool" ]; then
 		cmd "$bpftool" prog dump xlated pinned "$P/progs/$1"
