@@ -36,8 +36,7 @@ struct bk_section {
 	GElf_Shdr shdr;
 	uint8_t *data; /* points into the input image; NULL for SHT_NOBITS */
 	bool exec;     /* SHT_PROGBITS + SHF_EXECINSTR: code */
-	/* relocations applying to this section (from its SHT_REL section), sorted by offset */
-	size_t rel_section; /* index of that SHT_REL section, 0 if none */
+	/* relocations applying to this section, sorted by offset */
 	const GElf_Rel *rels; /* in the image, or rels_copy if the file's were out of order */
 	GElf_Rel *rels_copy;
 	size_t rel_count;
@@ -61,7 +60,6 @@ struct bk_key {
 	uint64_t map_type;
 	uint64_t map_extra;
 	bool is_static_key;    /* elfobj_map_is_static_key() */
-	bool is_map;           /* a variable of the .maps DATASEC */
 	size_t site_count;
 	size_t instance_count; /* computed by resolve */
 };
@@ -73,7 +71,6 @@ struct bk_site {
 	uint64_t target;     /* target instruction index in the section */
 	size_t key;          /* index in obj->keys */
 	size_t function;     /* index in obj->functions */
-	bool likely;         /* entry flag */
 	bool jump_when_off;  /* polarity: nop_or_goto(l) */
 	bool wide;           /* 32-bit (gotol) form */
 };
@@ -89,17 +86,11 @@ struct bk_instance {
 struct bk_object {
 	struct elfobj file;  /* what elfobj read and owns; the fields below point into it */
 	const char *path;
-	uint8_t *image;      /* the whole input file (libbpfkeys pins it) */
-	size_t image_size;
-	GElf_Ehdr ehdr;
-	size_t shstrndx;
 	struct bk_section *sections;
 	size_t section_count;
-	size_t symtab;       /* section index of .symtab */
 	GElf_Sym *symbols;
 	size_t symbol_count;
 	const char **symbol_names;
-	size_t text_section; /* index of .text, 0 if none */
 	size_t static_keys_section;
 	size_t maps_section, btf_section, instances_section;
 	struct btf *btf;
@@ -180,8 +171,8 @@ struct bk_edit {
 };
 int bk_edit_init(struct bk_edit *edit, const struct bk_object *obj);
 void bk_edit_free(struct bk_edit *edit);
-int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char *out_path);
-int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd);
+int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char *out_path,
+	     int out_fd);
 /* out_path, or (if NULL) out_fd: the fuzzer writes to a memfd */
 int bk_write_resolved(struct bk_object *obj, const char *out_path, int out_fd);
 

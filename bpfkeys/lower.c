@@ -253,7 +253,7 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 	}
 	edit.remap_offset = remap_offset;
 	edit.remap_ctx = &remap;
-	if (out_path ? bk_write(obj, &edit, out_path) : bk_write_fd(obj, &edit, out_fd))
+	if (bk_write(obj, &edit, out_path, out_fd))
 		errors++;
 	bk_edit_free(&edit);
 out:

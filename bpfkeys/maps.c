@@ -86,7 +86,6 @@ int bk_read_keys(struct bk_object *obj)
 		key = &obj->keys[obj->key_count++];
 		key->name = obj->symbol_names[sym];
 		key->symbol = sym;
-		key->is_map = true;
 		elfobj_map_kind(obj->btf, var->type, &kind);
 		key->map_type = kind.type;
 		key->map_extra = kind.map_extra;

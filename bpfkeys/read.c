@@ -70,7 +70,6 @@ static void read_relocations(struct bk_object *obj)
 	for (size_t i = 1; i < obj->section_count; i++) {
 		struct bk_section *target = &obj->sections[i];
 
-		target->rel_section = obj->file.sections[i].rel_section;
 		target->rels = elfobj_sorted_relocations(&obj->file, i, &target->rel_count,
 							 &target->rels_copy);
 		if (!target->rels && target->rel_count)
@@ -95,11 +94,6 @@ static int adopt(struct bk_object *obj, int err)
 	if (err)
 		return -1;
 	libbpf_set_print(silent_print);
-	obj->image = file->image;
-	obj->image_size = file->image_size;
-	obj->ehdr = file->ehdr;
-	obj->shstrndx = file->shstrndx;
-	obj->symtab = file->symtab;
 	obj->section_count = file->section_count;
 	obj->sections = bk_xcalloc(obj->section_count, sizeof(*obj->sections));
 	for (size_t i = 0; i < obj->section_count; i++) {
@@ -120,9 +114,11 @@ static int adopt(struct bk_object *obj, int err)
 /* The sections bpfkeys interprets, and the BTF. */
 static int find_sections(struct bk_object *obj, int err)
 {
+	size_t text;	/* only checked to be unique */
+
 	if (err)
 		return -1;
-	if (find_unique(obj, ".text", &obj->text_section) ||
+	if (find_unique(obj, ".text", &text) ||
 	    find_unique(obj, ELFOBJ_STATIC_KEYS_SECTION, &obj->static_keys_section) ||
 	    find_unique(obj, ELFOBJ_MAPS_SECTION, &obj->maps_section) ||
 	    find_unique(obj, ".BTF", &obj->btf_section) ||

@@ -85,7 +85,6 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 	site->target = branch->target;
 	site->key = (size_t)k;
 	site->function = (size_t)f;
-	site->likely = branch->likely;
 	site->jump_when_off = branch->jump_when_off;
 	site->wide = branch->wide;
 	return 0;

@@ -45,44 +45,37 @@ static void *keep(struct buffers *b, void *p)
 	return p;
 }
 
-static int add_section(const struct bk_object *obj, Elf *out, GElf_Shdr *shdr, void *buf, size_t size)
+static int add_section(struct elfobj_writer *w, const GElf_Shdr *shdr, void *buf, size_t size)
 {
-	Elf_Scn *scn = elf_newscn(out);
-	Elf_Data *data;
+	const struct elfobj_out_section section = { .shdr = *shdr, .data = buf, .size = size };
 
-	if (!scn || !(data = elf_newdata(scn))) {
-		bk_error(obj, "cannot create output section: %s", elf_errmsg(-1));
-		return -1;
-	}
-	data->d_buf = shdr->sh_type == SHT_NOBITS ? NULL : buf;
-	data->d_size = size;
-	data->d_type = ELF_T_BYTE;
-	data->d_align = shdr->sh_addralign ? shdr->sh_addralign : 1;
-	data->d_off = 0;
-	data->d_version = EV_CURRENT;
-	shdr->sh_size = size;
-	shdr->sh_offset = 0;
-	if (!gelf_update_shdr(scn, shdr)) {
-		bk_error(obj, "cannot write section header: %s", elf_errmsg(-1));
-		return -1;
-	}
-	return 0;
+	return elfobj_writer_add(w, &section);
 }
 
-int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
+/* What survives the edit, and the new section and symbol indices. */
+struct renumbering {
+	bool *drop, *drop_sym;		/* [section_count], [symbol_count] */
+	size_t *sec_map, *sym_map;	/* new index of each kept one */
+	size_t kept_syms, first_global;	/* symbols in the output, first non-local */
+};
+
+static void renumbering_free(struct renumbering *r)
+{
+	free(r->drop);
+	free(r->drop_sym);
+	free(r->sec_map);
+	free(r->sym_map);
+}
+
+static int renumber(const struct bk_object *obj, const struct bk_edit *edit, struct renumbering *r)
 {
 	size_t n = obj->section_count;
-	size_t *sec_map = bk_xcalloc(n, sizeof(size_t));
-	size_t *sym_map = bk_xcalloc(obj->symbol_count, sizeof(size_t));
-	bool *drop = bk_xcalloc(n, sizeof(bool));
-	bool *drop_sym = bk_xcalloc(obj->symbol_count, sizeof(bool));
-	uint32_t *new_name = bk_xcalloc(edit->new_section_count + 1, sizeof(uint32_t));
-	struct buffers bufs = {0};
+	size_t *sec_map = r->sec_map = bk_xcalloc(n, sizeof(size_t));
+	size_t *sym_map = r->sym_map = bk_xcalloc(obj->symbol_count, sizeof(size_t));
+	bool *drop = r->drop = bk_xcalloc(n, sizeof(bool));
+	bool *drop_sym = r->drop_sym = bk_xcalloc(obj->symbol_count, sizeof(bool));
 	size_t kept = 1, kept_syms = 1, first_global = 0;
 	bool symbols_changed = false;
-	GElf_Ehdr ehdr;
-	Elf *out = NULL;
-	int err = -1;
 
 	/*
 	 * Which sections and symbols survive: a relocation section goes with
@@ -115,9 +108,10 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 			    obj->sections[i].shdr.sh_type == ELFOBJ_SHT_LLVM_ADDRSIG)
 				drop[i] = more = true;
 	}
-	if (drop[obj->symtab] || drop[obj->shstrndx] || drop[obj->sections[obj->symtab].shdr.sh_link]) {
+	if (drop[obj->file.symtab] || drop[obj->file.shstrndx] ||
+	    drop[obj->sections[obj->file.symtab].shdr.sh_link]) {
 		bk_error(obj, "internal error: cannot drop the symbol or string tables");
-		goto out;
+		return -1;
 	}
 	for (size_t i = 1; i < n; i++)
 		if (!drop[i])
@@ -130,22 +124,23 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 		}
 	if (!first_global)
 		first_global = kept_syms;
+	r->kept_syms = kept_syms;
+	r->first_global = first_global;
+	return 0;
+}
 
-	out = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!out || !gelf_newehdr(out, ELFCLASS64) || !gelf_getehdr(out, &ehdr)) {
-		bk_error(obj, "cannot create output ELF: %s", elf_errmsg(-1));
-		goto out;
-	}
-	memcpy(ehdr.e_ident, obj->ehdr.e_ident, EI_NIDENT);
-	ehdr.e_type = obj->ehdr.e_type;
-	ehdr.e_machine = obj->ehdr.e_machine;
-	ehdr.e_version = obj->ehdr.e_version;
-	ehdr.e_flags = obj->ehdr.e_flags;
-	ehdr.e_shstrndx = (Elf64_Half)sec_map[obj->shstrndx];
-	if (!gelf_update_ehdr(out, &ehdr)) {
-		bk_error(obj, "cannot write ELF header: %s", elf_errmsg(-1));
-		goto out;
-	}
+/*
+ * The edited object's sections into w (open); the caller commits or aborts.
+ * The rebuilt tables are in bufs, which must live until the commit.
+ */
+static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
+		     const struct renumbering *r, struct elfobj_writer *w, struct buffers *bufs)
+{
+	size_t n = obj->section_count, kept_syms = r->kept_syms;
+	const size_t *sec_map = r->sec_map, *sym_map = r->sym_map;
+	const bool *drop = r->drop, *drop_sym = r->drop_sym;
+	uint32_t *new_name = bk_xcalloc(edit->new_section_count + 1, sizeof(uint32_t));
+	int err = -1;
 
 	for (size_t i = 1; i < n; i++) {
 		const struct bk_section *sec = &obj->sections[i];
@@ -159,13 +154,13 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 			buf = (void *)edit->section_data[i];
 			size = edit->section_size[i];
 		}
-		if (i == obj->shstrndx && edit->new_section_count) {
+		if (i == obj->file.shstrndx && edit->new_section_count) {
 			/* append the names of the new sections */
 			size_t extra = 0;
 
 			for (size_t s = 0; s < edit->new_section_count; s++)
 				extra += strlen(edit->new_sections[s].name) + 1;
-			uint8_t *names = keep(&bufs, bk_xcalloc(size + extra, 1));
+			uint8_t *names = keep(bufs, bk_xcalloc(size + extra, 1));
 			memcpy(names, buf, size);
 			for (size_t s = 0; s < edit->new_section_count; s++) {
 				size_t len = strlen(edit->new_sections[s].name) + 1;
@@ -177,7 +172,7 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 			buf = names;
 		}
 		if (shdr.sh_type == SHT_SYMTAB) {
-			Elf64_Sym *syms = keep(&bufs, bk_xcalloc(kept_syms, sizeof(Elf64_Sym)));
+			Elf64_Sym *syms = keep(bufs, bk_xcalloc(kept_syms, sizeof(Elf64_Sym)));
 
 			for (size_t j = 1; j < obj->symbol_count; j++) {
 				Elf64_Sym *s;
@@ -193,11 +188,11 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 			}
 			buf = syms;
 			size = kept_syms * sizeof(Elf64_Sym);
-			shdr.sh_info = (Elf64_Word)first_global;
+			shdr.sh_info = (Elf64_Word)r->first_global;
 			shdr.sh_link = (Elf64_Word)sec_map[shdr.sh_link];
 		} else if (shdr.sh_type == SHT_REL) {
 			size_t count = sec->shdr.sh_size / sizeof(Elf64_Rel), m = 0;
-			Elf64_Rel *rels = keep(&bufs, bk_xcalloc(count, sizeof(Elf64_Rel)));
+			Elf64_Rel *rels = keep(bufs, bk_xcalloc(count, sizeof(Elf64_Rel)));
 
 			for (size_t r = 0; r < count; r++) {
 				Elf64_Rel rel;
@@ -223,7 +218,7 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 			if ((shdr.sh_flags & SHF_INFO_LINK) && shdr.sh_info < n)
 				shdr.sh_info = (Elf64_Word)sec_map[shdr.sh_info];
 		}
-		if (add_section(obj, out, &shdr, buf, size))
+		if (add_section(w, &shdr, buf, size))
 			goto out;
 	}
 	for (size_t s = 0; s < edit->new_section_count; s++) {
@@ -234,40 +229,46 @@ int bk_write_fd(const struct bk_object *obj, const struct bk_edit *edit, int fd)
 		shdr.sh_type = ns->type;
 		shdr.sh_flags = ns->flags;
 		shdr.sh_addralign = ns->align;
-		if (add_section(obj, out, &shdr, (void *)ns->data, ns->size))
+		if (add_section(w, &shdr, (void *)ns->data, ns->size))
 			goto out;
-	}
-	if (elf_update(out, ELF_C_WRITE) < 0) {
-		bk_error(obj, "cannot write output: %s", elf_errmsg(-1));
-		goto out;
 	}
 	err = 0;
 out:
-	if (out)
-		elf_end(out);
-	for (size_t i = 0; i < bufs.count; i++)
-		free(bufs.items[i]);
-	free(bufs.items);
-	free(sec_map);
-	free(sym_map);
-	free(drop);
-	free(drop_sym);
 	free(new_name);
 	return err;
 }
 
-/* -o: elfobj's output rules (atomic for regular files, devices streamed into). */
-int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char *out_path)
+/*
+ * To -o (out_path; elfobj's output rules: atomic for regular files, devices
+ * streamed into) or, if out_path is NULL, into out_fd (the fuzzer's memfd).
+ */
+int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char *out_path,
+	     int out_fd)
 {
-	struct elfobj_output out;
+	struct renumbering r = {0};
+	struct buffers bufs = {0};
+	Elf64_Ehdr header = obj->file.ehdr;
+	struct elfobj_writer w;
+	int err = renumber(obj, edit, &r);
 
-	if (elfobj_output_open(&out, out_path))
-		return -1;
-	if (bk_write_fd(obj, edit, out.fd)) {
-		elfobj_output_abort(&out);
-		return -1;
+	if (!err) {
+		header.e_shstrndx = (Elf64_Half)r.sec_map[obj->file.shstrndx];
+		err = out_path ? elfobj_writer_open(&w, out_path, &header)
+			       : elfobj_writer_open_fd(&w, "<output>", out_fd, &header);
 	}
-	return elfobj_output_commit(&out);
+	if (!err) {
+		if (build_elf(obj, edit, &r, &w, &bufs)) {
+			elfobj_writer_abort(&w);
+			err = -1;
+		} else {
+			err = elfobj_writer_commit(&w);
+		}
+	}
+	for (size_t i = 0; i < bufs.count; i++)
+		free(bufs.items[i]);
+	free(bufs.items);
+	renumbering_free(&r);
+	return err;
 }
 
 /* resolve's output: the input without .static_keys, plus .bpfkeys (abi.md section 5) */
@@ -291,7 +292,7 @@ int bk_write_resolved(struct bk_object *obj, const char *out_path, int out_fd)
 	edit.new_sections = bk_xcalloc(1, sizeof(section));
 	edit.new_sections[0] = section;
 	edit.new_section_count = 1;
-	err = out_path ? bk_write(obj, &edit, out_path) : bk_write_fd(obj, &edit, out_fd);
+	err = bk_write(obj, &edit, out_path, out_fd);
 	bk_edit_free(&edit);
 	free(data);
 	return err;

@@ -7,6 +7,7 @@
  *   read.c    whole file into memory, libelf over it, every structure checked
  *   btf.c     .BTF and .BTF.ext parsed with libbpf and checked
  *   static_keys.c  .static_keys entries checked against the code
+ *   write.c   the output object laid out by libelf (both tools' writer)
  *   output.c  -o handling: atomic rename for regular files, written through
  *             symlinks, streamed into devices and FIFOs
  *   diag.c    "tool: file: error: [section 'S': ]message"
@@ -44,6 +45,8 @@
 /* Bit 0 of a .static_keys entry's key field: BPF_STATIC_KEY_ENTRY_LIKELY of
  * runtime-headers/bpf_static_keys.h, the BPF-side header (abi.md section 2). */
 #define ELFOBJ_STATIC_KEY_ENTRY_LIKELY 1ULL
+/* Bytes of one .static_keys entry: u32 insn offset, u32 target offset, u64 key (abi.md section 2). */
+#define ELFOBJ_STATIC_KEY_ENTRY_SIZE 16
 
 /* BPF relocation types (llvm/BinaryFormat/ELFRelocs/BPF.def) */
 #define ELFOBJ_R_BPF_64_64 1
@@ -242,5 +245,40 @@ int elfobj_output_open(struct elfobj_output *out, const char *path);
 int elfobj_output_commit(struct elfobj_output *out);
 /* Removes what was written; `path` is as it was. Safe after commit too. */
 void elfobj_output_abort(struct elfobj_output *out);
+
+/* ---- writing (write.c) ---- */
+struct elfobj_writer {
+	const char *path;	/* -o as given (for messages) */
+	struct elfobj_output output;
+	bool caller_fd;		/* output.fd is the caller's: no commit, not closed */
+	Elf *elf;
+};
+/*
+ * One section of the output, added in section index order (index 0 is
+ * libelf's). shdr is written as given except sh_offset (libelf's layout) and
+ * sh_size (= size); sh_addralign 0 lays the data out as 1. data_type is
+ * ELF_T_BYTE (0) for bytes in file order, ELF_T_SYM or ELF_T_REL for
+ * structures in host order that libelf converts.
+ */
+struct elfobj_out_section {
+	Elf64_Shdr shdr;
+	void *data;		/* ignored for SHT_NOBITS */
+	size_t size;
+	Elf_Type data_type;
+};
+/*
+ * Starts an object for -o `path` (elfobj_output_open) with header's e_ident,
+ * e_type, e_machine, e_version, e_flags and e_shstrndx; libelf sets the
+ * rest. On failure nothing is left to abort.
+ */
+int elfobj_writer_open(struct elfobj_writer *w, const char *path, const Elf64_Ehdr *header);
+/* The same into a seekable fd the caller owns (the fuzzers' memfd); `path` names it. */
+int elfobj_writer_open_fd(struct elfobj_writer *w, const char *path, int fd,
+			  const Elf64_Ehdr *header);
+int elfobj_writer_add(struct elfobj_writer *w, const struct elfobj_out_section *section);
+/* Lays out and writes the object and puts it at -o; the writer is closed either way. */
+int elfobj_writer_commit(struct elfobj_writer *w);
+/* Drops what was written: -o is as it was. */
+void elfobj_writer_abort(struct elfobj_writer *w);
 
 #endif

@@ -178,12 +178,12 @@ static int pin_new(struct bpfkeys_object *obj, int fd, const char *dir, const ch
 static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 {
 	struct meta_header header = {0};
-	uint32_t chunks = (uint32_t)((obj->bk.image_size + OBJECT_CHUNK - 1) / OBJECT_CHUNK);
+	uint32_t chunks = (uint32_t)((obj->bk.file.image_size + OBJECT_CHUNK - 1) / OBJECT_CHUNK);
 	uint8_t *chunk = bk_xcalloc(OBJECT_CHUNK, 1);
 	int meta = -1, object = -1, err;
 
 	memcpy(header.magic, PIN_MAGIC, sizeof(PIN_MAGIC));
-	header.object_size = obj->bk.image_size;
+	header.object_size = obj->bk.file.image_size;
 	header.key_count = (uint32_t)bpfkeys_key_count(obj);
 	snprintf(header.object_name, sizeof(header.object_name), "%s", obj->name);
 	meta = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfkeys_meta", 4, META_VALUE_SIZE,
@@ -195,10 +195,10 @@ static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 	}
 	err = bpf_map_update_elem(meta, &(uint32_t){0}, &header, BPF_ANY) ? -errno : write_states(obj, meta);
 	for (uint32_t i = 0; i < chunks && !err; i++) {
-		size_t off = (size_t)i * OBJECT_CHUNK, n = obj->bk.image_size - off;
+		size_t off = (size_t)i * OBJECT_CHUNK, n = obj->bk.file.image_size - off;
 
 		memset(chunk, 0, OBJECT_CHUNK);
-		memcpy(chunk, obj->bk.image + off, n < OBJECT_CHUNK ? n : OBJECT_CHUNK);
+		memcpy(chunk, obj->bk.file.image + off, n < OBJECT_CHUNK ? n : OBJECT_CHUNK);
 		if (bpf_map_update_elem(object, &i, chunk, BPF_ANY))
 			err = -errno;
 	}

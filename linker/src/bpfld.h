@@ -9,8 +9,8 @@
  * and .jumptables included), btf.c merges .BTF/.BTF.ext. Once every
  * input is in, main.c calls, in order: resolve.c's check_link_complete()
  * (undefined keys, missing BTF), btf.c's finalize_btf() (DATASECs, dedup),
- * and write.c's write_output(), which lays out and atomically writes the
- * output ELF. No phase calls the next. The design follows
+ * and write.c's write_output(), which hands the output ELF to elfobj's writer
+ * (libelf layout, atomic write). No phase calls the next. The design follows
  * libbpf's linker.c (tools/lib/bpf/linker.c) so that outputs are compatible.
  */
 #ifndef BPFLD_H

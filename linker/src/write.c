@@ -1,43 +1,36 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Output: lays out the merged sections with libelf into elfobj's output
- * file, which appears at -o only on success (atomically for a regular file,
- * streamed into a device or FIFO), so a failed link leaves no partial object.
+ * Output: the merged sections, the symbols (locals first) and the
+ * relocations renumbered to them, given to elfobj's writer, which lays them
+ * out and puts the object at -o only on success (atomically for a regular
+ * file, streamed into a device or FIFO): a failed link leaves no partial object.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bpfld.h"
 
-struct elf_writer {
-	Elf *elf;
-	const char *path;
-};
-
-static Elf_Scn *new_section(struct elf_writer *w, uint32_t name, uint32_t type, uint64_t flags,
-			    uint64_t align, uint64_t entsize, void *buf, uint64_t size,
-			    Elf_Type data_type)
+/* One output section; bpfld aligns to at least 1, as the inputs it merged. */
+static int add_section(struct elfobj_writer *w, uint32_t name, uint32_t type, uint64_t flags,
+		       uint64_t align, uint64_t entsize, uint32_t link, uint32_t info, void *buf,
+		       uint64_t size, Elf_Type data_type)
 {
-	Elf_Scn *scn = elf_newscn(w->elf);
-	Elf64_Shdr *shdr = scn ? elf64_getshdr(scn) : NULL;
-	Elf_Data *data = scn ? elf_newdata(scn) : NULL;
+	struct elfobj_out_section section = {
+		.shdr = {
+			.sh_name = name,
+			.sh_type = type,
+			.sh_flags = flags,
+			.sh_addralign = align ? align : 1,
+			.sh_entsize = entsize,
+			.sh_link = link,
+			.sh_info = info,
+		},
+		.data = buf,
+		.size = size,
+		.data_type = data_type,
+	};
 
-	if (!shdr || !data) {
-		elfobj_error(w->path, NULL, "libelf: %s", elf_errmsg(-1));
-		return NULL;
-	}
-	shdr->sh_name = name;
-	shdr->sh_type = type;
-	shdr->sh_flags = flags;
-	shdr->sh_addralign = align ? align : 1;
-	shdr->sh_entsize = entsize;
-	shdr->sh_size = size;
-	data->d_buf = type == SHT_NOBITS ? NULL : buf;
-	data->d_size = size;
-	data->d_type = data_type;
-	data->d_align = align ? align : 1;
-	data->d_version = EV_CURRENT;
-	return scn;
+	return elfobj_writer_add(w, &section);
 }
 
 static int add_name(struct linker *linker, const char *name, uint32_t *off)
@@ -50,14 +43,12 @@ static int add_name(struct linker *linker, const char *name, uint32_t *off)
 	return 0;
 }
 
-static int build_elf(struct linker *linker, struct elf_writer *w, Elf64_Sym *symbols,
+static int build_elf(struct linker *linker, struct elfobj_writer *w, Elf64_Sym *symbols,
 		     size_t *new_index, char **rel_names, void *btf_raw, uint32_t btf_size,
 		     void *ext_raw, uint32_t ext_size)
 {
 	uint32_t strtab_name, symtab_name, btf_name = 0, ext_name = 0;
 	size_t i, next_index = 3, local_count = 1, s;
-	Elf64_Ehdr *ehdr;
-	Elf_Scn *strtab_scn, *symtab_scn;
 	uint32_t *section_names = calloc(linker->section_count + 1, sizeof(*section_names));
 	uint32_t *rel_section_names = calloc(linker->section_count + 1, sizeof(*rel_section_names));
 	int err = -1;
@@ -114,38 +105,23 @@ static int build_elf(struct linker *linker, struct elf_writer *w, Elf64_Sym *sym
 			sym->st_shndx = linker->sections[out->section_id].elf_index;
 	}
 
-	ehdr = elf64_newehdr(w->elf);
-	if (!ehdr) {
-		elfobj_error(w->path, NULL, "libelf: %s", elf_errmsg(-1));
+	if (add_section(w, strtab_name, SHT_STRTAB, SHF_STRINGS, 1, 0, 0, 0, linker->strtab.data,
+			linker->strtab.size, ELF_T_BYTE) ||
+	    add_section(w, symtab_name, SHT_SYMTAB, 0, 8, sizeof(Elf64_Sym), 1, local_count, symbols,
+			linker->symbol_count * sizeof(Elf64_Sym), ELF_T_SYM))
 		goto out;
-	}
-	ehdr->e_ident[EI_DATA] = ELFDATA2LSB;
-	ehdr->e_machine = EM_BPF;
-	ehdr->e_type = ET_REL;
-	ehdr->e_version = EV_CURRENT;
-	ehdr->e_shstrndx = 1;
-
-	strtab_scn = new_section(w, strtab_name, SHT_STRTAB, SHF_STRINGS, 1, 0, linker->strtab.data,
-				 linker->strtab.size, ELF_T_BYTE);
-	symtab_scn = new_section(w, symtab_name, SHT_SYMTAB, 0, 8, sizeof(Elf64_Sym), symbols,
-				 linker->symbol_count * sizeof(Elf64_Sym), ELF_T_SYM);
-	if (!strtab_scn || !symtab_scn)
-		goto out;
-	elf64_getshdr(symtab_scn)->sh_link = 1;
-	elf64_getshdr(symtab_scn)->sh_info = local_count;
 
 	for (i = 1; i < linker->section_count; i++) {
 		struct output_section *sec = &linker->sections[i];
 
 		if (sec->ephemeral)
 			continue;
-		if (!new_section(w, section_names[i], sec->type, sec->flags, sec->align, sec->entsize,
-				 sec->data, sec->size, ELF_T_BYTE))
+		if (add_section(w, section_names[i], sec->type, sec->flags, sec->align, sec->entsize,
+				0, 0, sec->data, sec->size, ELF_T_BYTE))
 			goto out;
 	}
 	for (i = 1; i < linker->section_count; i++) {
 		struct output_section *sec = &linker->sections[i];
-		Elf_Scn *scn;
 
 		if (sec->ephemeral || !sec->relocation_count)
 			continue;
@@ -155,22 +131,17 @@ static int build_elf(struct linker *linker, struct elf_writer *w, Elf64_Sym *sym
 			rel->r_info = ELF64_R_INFO(new_index[ELF64_R_SYM(rel->r_info)],
 						   ELF64_R_TYPE(rel->r_info));
 		}
-		scn = new_section(w, rel_section_names[i], SHT_REL, SHF_INFO_LINK, 8, sizeof(Elf64_Rel),
-				  sec->relocations, sec->relocation_count * sizeof(Elf64_Rel), ELF_T_REL);
-		if (!scn)
+		if (add_section(w, rel_section_names[i], SHT_REL, SHF_INFO_LINK, 8, sizeof(Elf64_Rel), 2,
+				sec->elf_index, sec->relocations,
+				sec->relocation_count * sizeof(Elf64_Rel), ELF_T_REL))
 			goto out;
-		elf64_getshdr(scn)->sh_link = 2;
-		elf64_getshdr(scn)->sh_info = sec->elf_index;
 	}
-	if (btf_raw && !new_section(w, btf_name, SHT_PROGBITS, 0, 8, 0, btf_raw, btf_size, ELF_T_BYTE))
+	if (btf_raw && add_section(w, btf_name, SHT_PROGBITS, 0, 8, 0, 0, 0, btf_raw, btf_size,
+				   ELF_T_BYTE))
 		goto out;
-	if (ext_raw && !new_section(w, ext_name, SHT_PROGBITS, 0, 8, 0, ext_raw, ext_size, ELF_T_BYTE))
+	if (ext_raw && add_section(w, ext_name, SHT_PROGBITS, 0, 8, 0, 0, 0, ext_raw, ext_size,
+				   ELF_T_BYTE))
 		goto out;
-
-	if (elf_update(w->elf, ELF_C_NULL) < 0 || elf_update(w->elf, ELF_C_WRITE) < 0) {
-		elfobj_error(w->path, NULL, "cannot write ELF: %s", elf_errmsg(-1));
-		goto out;
-	}
 	err = 0;
 out:
 	free(section_names);
@@ -180,8 +151,15 @@ out:
 
 int write_output(struct linker *linker, const char *path, const struct final_btf *btf)
 {
-	struct elfobj_output output = { .fd = -1 };
-	struct elf_writer writer = { .path = path };
+	/* 1 .strtab (also the section names), 2 .symtab, then the link's sections */
+	const Elf64_Ehdr header = {
+		.e_ident[EI_DATA] = ELFDATA2LSB,
+		.e_type = ET_REL,
+		.e_machine = EM_BPF,
+		.e_version = EV_CURRENT,
+		.e_shstrndx = 1,
+	};
+	struct elfobj_writer writer;
 	Elf64_Sym *symbols = NULL;
 	size_t *new_index = NULL;
 	char **rel_names = NULL;
@@ -195,23 +173,14 @@ int write_output(struct linker *linker, const char *path, const struct final_btf
 		elfobj_error(path, NULL, "out of memory");
 		goto out;
 	}
-	if (elfobj_output_open(&output, path))
+	if (elfobj_writer_open(&writer, path, &header))
 		goto out;
-	writer.elf = elf_begin(output.fd, ELF_C_WRITE, NULL);
-	if (!writer.elf) {
-		elfobj_error(path, NULL, "libelf: %s", elf_errmsg(-1));
-		goto out;
-	}
 	if (build_elf(linker, &writer, symbols, new_index, rel_names, btf->btf_raw, btf->btf_size,
 		      btf->ext_raw, btf->ext_size))
-		goto out;
-	elf_end(writer.elf);
-	writer.elf = NULL;
-	err = elfobj_output_commit(&output);
+		elfobj_writer_abort(&writer);
+	else
+		err = elfobj_writer_commit(&writer);
 out:
-	if (writer.elf)
-		elf_end(writer.elf);
-	elfobj_output_abort(&output);
 	if (rel_names)
 		for (i = 0; i <= linker->section_count; i++)
 			free(rel_names[i]);

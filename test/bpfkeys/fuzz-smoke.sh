@@ -24,7 +24,7 @@ cc=/usr/lib/llvm-22/bin/clang
 rm -rf "$out/corpus" "$out/new"
 mkdir -p "$out/corpus" "$out/new" "$out/artifacts"
 
-srcs=("$repo"/elfobj/{diag,read,btf,static_keys,output,strtab}.c)
+srcs=("$repo"/elfobj/{diag,read,btf,static_keys,write,output,strtab}.c)
 for f in diag read maps callgraph resolve format write shrink shrink_reach shrink_place shrink_refs lower list fuzz; do
 	srcs+=("$repo/bpfkeys/$f.c")
 done

@@ -26,7 +26,7 @@ src=$repo/linker/src
 "$llvm/clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$src" -I"$repo/elfobj" -I"$repo/runtime-headers" -I"$repo/bpfkeys" \
 	"$repo/linker/fuzz/fuzz_input_reader.c" "$src"/{linker,diag,strings,read,resolve,merge,btf,write}.c \
-	"$repo"/elfobj/{diag,read,btf,static_keys,output,strtab}.c \
+	"$repo"/elfobj/{diag,read,btf,static_keys,write,output,strtab}.c \
 	$(pkg-config --libs libbpf libelf) -o "$out/fuzz_input_reader"
 
 inputs=$repo/test/linker/Inputs
