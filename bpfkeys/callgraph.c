@@ -45,7 +45,7 @@ int bk_build_functions(struct bk_object *obj)
 		if (sym->st_value % ELFOBJ_INSN_SIZE || sym->st_size % ELFOBJ_INSN_SIZE ||
 		    sym->st_value > sec->shdr.sh_size ||
 		    sym->st_size > sec->shdr.sh_size - sym->st_value) {
-			bk_error(obj, "function '%s' (section %s, offset 0x%llx, size 0x%llx) is misaligned or outside its section",
+			bk_error(obj, "function '%s' (section '%s', offset 0x%llx, size 0x%llx) is misaligned or outside its section",
 				 obj->symbol_names[i], sec->name, (unsigned long long)sym->st_value,
 				 (unsigned long long)sym->st_size);
 			return -1;

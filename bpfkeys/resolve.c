@@ -42,7 +42,7 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 {
 	const char *kname = obj->symbol_names[branch->key_symbol];
 	const struct bk_section *code = &obj->sections[branch->section];
-	uint64_t base = (uint64_t)branch->entry * 16;
+	uint64_t base = (uint64_t)branch->entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE;
 	const struct bk_function *fn;
 	struct bk_key *key;
 	ssize_t k, f;
@@ -51,11 +51,12 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 	if (k < 0) {
 		const GElf_Sym *sym = &obj->symbols[branch->key_symbol];
 
-		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key symbol '%s' (section %s) is not a map in .maps",
+		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s' is not a map in .maps: %s%s%s",
 			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
-			 sym->st_shndx == SHN_UNDEF ? "undefined: link the object defining it first" :
-			 sym->st_shndx < obj->section_count ? bk_section_name(obj, sym->st_shndx) :
-			 "<special>");
+			 sym->st_shndx == SHN_UNDEF ? "it is undefined: link the object defining it first" :
+			 "it is in section '",
+			 sym->st_shndx == SHN_UNDEF ? "" : bk_section_name(obj, sym->st_shndx),
+			 sym->st_shndx == SHN_UNDEF ? "" : "'");
 		return -1;
 	}
 	key = &obj->keys[k];
@@ -68,14 +69,15 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 	}
 	f = branch_function(obj, branch, function_hint);
 	if (f < 0) {
-		bk_error(obj, "key '%s': section %s offset 0x%llx: site is not inside a function",
-			 kname, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE);
+		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s': section '%s', offset 0x%llx: site is not inside a function",
+			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
 	fn = &obj->functions[f];
 	if (branch->target < fn->start || branch->target >= fn->start + fn->count) {
-		bk_error(obj, "key '%s': function '%s' (section %s offset 0x%llx): jump target 0x%llx is outside the function",
-			 kname, fn->name, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE,
+		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s': function '%s' (section '%s', offset 0x%llx): jump target 0x%llx is outside the function",
+			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
+			 fn->name, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE,
 			 (unsigned long long)branch->target * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
@@ -149,7 +151,7 @@ int bk_check_key_references(struct bk_object *obj)
 			if (k < 0 || !obj->keys[k].is_static_key)
 				continue;
 			f = sec->exec ? bk_function_at(obj, s, sec->rels[r].r_offset / ELFOBJ_INSN_SIZE) : -1;
-			bk_error(obj, "key '%s' is referenced from section %s offset 0x%llx%s%s%s: a static key is not a map BPF code can use",
+			bk_error(obj, "key '%s' is referenced from section '%s', offset 0x%llx%s%s%s: a static key is not a map BPF code can use",
 				 obj->keys[k].name, sec->name, (unsigned long long)sec->rels[r].r_offset,
 				 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
 				 f >= 0 ? "')" : "");
@@ -227,7 +229,7 @@ int bk_build_instances(struct bk_object *obj)
 	qsort(programs, program_count, sizeof(size_t), cmp_program_name);
 	for (size_t r = 1; r < program_count; r++)
 		if (strcmp(obj->functions[programs[r]].name, obj->functions[programs[r - 1]].name) == 0) {
-			bk_error(obj, "two programs named '%s' (sections %s and %s)",
+			bk_error(obj, "two programs named '%s' (sections '%s' and '%s')",
 				 obj->functions[programs[r]].name,
 				 obj->sections[obj->functions[programs[r - 1]].section].name,
 				 obj->sections[obj->functions[programs[r]].section].name);
@@ -291,7 +293,7 @@ int bk_build_instances(struct bk_object *obj)
 	}
 	for (size_t i = 0; i < obj->function_count; i++)
 		if (obj->functions[i].site_count && !reached[i])
-			bk_warn(obj, "function '%s' (section %s) has %zu static-key site(s) but no program calls it",
+			bk_warn(obj, "function '%s' (section '%s') has %zu static-key site(s) but no program calls it",
 				obj->functions[i].name, obj->sections[obj->functions[i].section].name,
 				obj->functions[i].site_count);
 out:

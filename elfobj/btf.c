@@ -134,11 +134,11 @@ static int check_types(struct elfobj *obj)
 		struct btf_type *t = (struct btf_type *)btf__type_by_id(obj->btf, id);
 
 		if (!t || elfobj_btf_visit_type_ids(t, elfobj_btf_check_type_id, &count))
-			return fail(obj, ".BTF", "type [%u] refers to a missing type", id);
+			return fail(obj, ".BTF", "type id %u refers to a missing type", id);
 		if (elfobj_btf_visit_str_offs(t, check_str_off, obj->btf))
-			return fail(obj, ".BTF", "type [%u] has a bad string offset", id);
+			return fail(obj, ".BTF", "type id %u has a bad string offset", id);
 		if (btf_is_func(t) && !btf_is_func_proto(btf__type_by_id(obj->btf, t->type)))
-			return fail(obj, ".BTF", "FUNC [%u] does not point to a FUNC_PROTO", id);
+			return fail(obj, ".BTF", "FUNC type id %u does not point to a FUNC_PROTO", id);
 	}
 	return 0;
 }
@@ -213,7 +213,7 @@ static int check_btf_ext_record(struct elfobj *obj, int block, const char *sec_n
 	case ELFOBJ_BTF_EXT_FUNC_INFO:
 		if (fields[1] == 0 || fields[1] >= type_count ||
 		    !btf_is_func(btf__type_by_id(obj->btf, fields[1])))
-			return fail(obj, ".BTF.ext", "func_info for '%s' refers to bad type %u", sec_name,
+			return fail(obj, ".BTF.ext", "func_info for '%s' refers to type id %u, not a FUNC", sec_name,
 				    fields[1]);
 		break;
 	case ELFOBJ_BTF_EXT_LINE_INFO:
@@ -228,7 +228,7 @@ static int check_btf_ext_record(struct elfobj *obj, int block, const char *sec_n
 		 * record could not keep its type. */
 		if (btf_is_var(btf__type_by_id(obj->btf, fields[1])) ||
 		    btf_is_datasec(btf__type_by_id(obj->btf, fields[1])))
-			return fail(obj, ".BTF.ext", "CO-RE relocation for '%s' at instruction offset %u refers to type %u, a %s",
+			return fail(obj, ".BTF.ext", "CO-RE relocation for '%s' at instruction offset %u refers to type id %u, a %s",
 				    sec_name, fields[0], fields[1],
 				    btf_is_var(btf__type_by_id(obj->btf, fields[1])) ? "VAR" : "DATASEC");
 		break;

@@ -15,8 +15,6 @@
 
 #include "elfobj.h"
 
-#define ENTRY_SIZE 16
-
 static const char *const field_names[3] = { "insn_off", "target_off", "key" };
 
 /*
@@ -55,7 +53,7 @@ struct entry_check {
 
 #define entry_error(c, fmt, ...)                                                              \
 	elfobj_error((c)->obj->path, (c)->sec, "entry %zu (offset 0x%zx): key '%s': " fmt,     \
-		     (c)->entry, (c)->entry * ENTRY_SIZE, (c)->key, ##__VA_ARGS__)
+		     (c)->entry, (c)->entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE, (c)->key, ##__VA_ARGS__)
 
 /*
  * An entry error about the instruction at insn_off, prefixed with the function
@@ -77,9 +75,9 @@ static int site_error(const struct entry_check *c, size_t section, uint32_t insn
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (function)
-		return entry_error(c, "function '%s' (section %s offset 0x%x): %s", function, code,
+		return entry_error(c, "function '%s' (section '%s', offset 0x%x): %s", function, code,
 				   insn_off, what);
-	return entry_error(c, "section %s offset 0x%x: %s", code, insn_off, what);
+	return entry_error(c, "section '%s', offset 0x%x: %s", code, insn_off, what);
 }
 
 static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel *const rel[3],
@@ -109,14 +107,14 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 					   field_names[i], obj->symbol_names[ELF64_R_SYM(rel[i]->r_info)]);
 	}
 	if (sym[0]->st_shndx != sym[1]->st_shndx)
-		return entry_error(c, "branch (section %s) and target (section %s) are in different sections",
+		return entry_error(c, "branch (section '%s') and target (section '%s') are in different sections",
 				   obj->sections[sym[0]->st_shndx].name,
 				   obj->sections[sym[1]->st_shndx].name);
 	if (flags & ~ELFOBJ_STATIC_KEY_ENTRY_LIKELY)
 		return entry_error(c, "unknown flags 0x%llx", (unsigned long long)flags);
 	code = &obj->sections[sym[0]->st_shndx];
 	if (insn_off % ELFOBJ_INSN_SIZE || insn_off >= code->shdr.sh_size)
-		return entry_error(c, "section %s offset 0x%x: site is misaligned or outside the section",
+		return entry_error(c, "section '%s', offset 0x%x: site is misaligned or outside the section",
 				   code->name, insn_off);
 	memcpy(insn, code->data + insn_off, sizeof(insn));
 	src = insn[1] >> 4;
@@ -174,9 +172,9 @@ static int check_relocations(const struct elfobj *obj, const struct elfobj_secti
 	for (size_t i = 0; i < count; i++) {
 		uint64_t off = rels[i].r_offset;
 		uint32_t type = (uint32_t)ELF64_R_TYPE(rels[i].r_info);
-		int field = off % ENTRY_SIZE == 0 ? 0 : off % ENTRY_SIZE == 4 ? 1 :
-			    off % ENTRY_SIZE == 8 ? 2 : -1;
-		size_t entry = off / ENTRY_SIZE;
+		uint64_t in_entry = off % ELFOBJ_STATIC_KEY_ENTRY_SIZE;
+		int field = in_entry == 0 ? 0 : in_entry == 4 ? 1 : in_entry == 8 ? 2 : -1;
+		size_t entry = off / ELFOBJ_STATIC_KEY_ENTRY_SIZE;
 
 		if (off >= keys->shdr.sh_size || field < 0) {
 			errors += elfobj_error(obj->path, rel_name,
@@ -186,11 +184,13 @@ static int check_relocations(const struct elfobj *obj, const struct elfobj_secti
 		}
 		if (!field_accepts(field, type))
 			errors += elfobj_error(obj->path, rel_name,
-					       "entry %zu field %s: relocation type %u, expected %s",
-					       entry, field_names[field], type, type_names[field]) != 0;
+					       "entry %zu (offset 0x%zx): field %s: relocation type %u, expected %s",
+					       entry, entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
+					       field_names[field], type, type_names[field]) != 0;
 		if (by_field[entry][field])
 			errors += elfobj_error(obj->path, rel_name,
-					       "entry %zu field %s has more than one relocation", entry,
+					       "entry %zu (offset 0x%zx): field %s has more than one relocation",
+					       entry, entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
 					       field_names[field]) != 0;
 		by_field[entry][field] = &rels[i];
 	}
@@ -220,10 +220,10 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 		return 0;
 	if (keys->shdr.sh_type != SHT_PROGBITS)
 		return elfobj_error(obj->path, keys->name, "not SHT_PROGBITS");
-	if (keys->shdr.sh_size % ENTRY_SIZE)
+	if (keys->shdr.sh_size % ELFOBJ_STATIC_KEY_ENTRY_SIZE)
 		return elfobj_error(obj->path, keys->name, "size %llu is not a multiple of the %d-byte entry",
-				    (unsigned long long)keys->shdr.sh_size, ENTRY_SIZE);
-	count = keys->shdr.sh_size / ENTRY_SIZE;
+				    (unsigned long long)keys->shdr.sh_size, ELFOBJ_STATIC_KEY_ENTRY_SIZE);
+	count = keys->shdr.sh_size / ELFOBJ_STATIC_KEY_ENTRY_SIZE;
 	if (!count)
 		return 0;
 	if (!keys->rel_section)
@@ -252,13 +252,14 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 		if (missing >= 0) {
 			errors += elfobj_error(obj->path, keys->name,
 					       "entry %zu (offset 0x%zx): field %s has no relocation",
-					       e, e * ENTRY_SIZE, field_names[missing]) != 0;
+					       e, e * ELFOBJ_STATIC_KEY_ENTRY_SIZE, field_names[missing]) != 0;
 			continue;
 		}
 		branch->entry = e;
 		branch->key_symbol = ELF64_R_SYM(by_field[e][2]->r_info);
 		check.key = obj->symbol_names[branch->key_symbol];
-		if (read_entry(&check, keys->data + e * ENTRY_SIZE, by_field[e], branch))
+		if (read_entry(&check, keys->data + e * ELFOBJ_STATIC_KEY_ENTRY_SIZE, by_field[e],
+			       branch))
 			errors++;
 		else
 			(*branch_count)++;
@@ -271,7 +272,7 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 
 		if (a->section == b->section && a->insn == b->insn)
 			errors += elfobj_error(obj->path, keys->name,
-					       "entries %zu and %zu (keys '%s' and '%s') are for one instruction (section %s offset 0x%llx)",
+					       "entries %zu and %zu (keys '%s' and '%s') are for one instruction (section '%s', offset 0x%llx)",
 					       a->entry, b->entry, obj->symbol_names[a->key_symbol],
 					       obj->symbol_names[b->key_symbol], obj->sections[a->section].name,
 					       (unsigned long long)a->insn * ELFOBJ_INSN_SIZE) != 0;

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * BTF and .BTF.ext (read and checked by elfobj): type comparison for symbol
  * resolution, appending each object's types with id remapping, DATASEC
@@ -120,7 +120,7 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 	}
 mismatch:
 	if (bpfld_verbose)
-		elfobj_note(NULL, NULL, "symbol '%s': BTF types [%u] and [%u] differ", sym_name, id1, id2);
+		elfobj_note(NULL, NULL, "symbol '%s': BTF type ids %u and %u differ", sym_name, id1, id2);
 	return 0;
 }
 
@@ -538,7 +538,7 @@ static int append_object_types(struct linker *linker, struct input_object *obj,
 				new_id = btf__add_type(linker->btf, obj->btf, t);
 				if (new_id < 0)
 					return elfobj_error(obj->path, BTF_SECTION,
-							  "cannot append type [%u]", id);
+							  "cannot append type id %u", id);
 				copy = btf_type_mut(linker->btf, new_id);
 				copy->info = (BTF_KIND_FUNC << 24) | BTF_FUNC_STATIC;
 				obj->btf_type_map[id] = new_id;
@@ -560,7 +560,7 @@ static int append_object_types(struct linker *linker, struct input_object *obj,
 		}
 		new_id = btf__add_type(linker->btf, obj->btf, t);
 		if (new_id < 0)
-			return elfobj_error(obj->path, BTF_SECTION, "cannot append type [%u]", id);
+			return elfobj_error(obj->path, BTF_SECTION, "cannot append type id %u", id);
 		obj->btf_type_map[id] = new_id;
 		if (glob) {
 			glob->btf_id = new_id;
@@ -600,7 +600,7 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 	for (id = start_id; id < out_count; id++)
 		if (elfobj_btf_visit_type_ids(btf_type_mut(linker->btf, id), remap_type_id, &remap))
 			return elfobj_error(obj->path, BTF_SECTION,
-					  "type [%u] refers to a type that was not linked", id);
+					  "type id %u refers to a type that was not linked", id);
 
 	/* a resolved extern now points at its definition's type */
 	for (g = 0; g < linker->pending_count; g++) {
@@ -611,7 +611,7 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 			continue;
 		input_id = -glob->underlying_btf_id;
 		if (input_id >= count || (input_id && !obj->btf_type_map[input_id]))
-			return elfobj_error(obj->path, BTF_SECTION, "cannot remap type [%u]", input_id);
+			return elfobj_error(obj->path, BTF_SECTION, "cannot remap type id %u", input_id);
 		glob->underlying_btf_id = input_id ? obj->btf_type_map[input_id] : 0;
 		btf_type_mut(linker->btf, glob->btf_id)->type = glob->underlying_btf_id;
 	}
@@ -845,7 +845,7 @@ int finalize_btf(struct linker *linker, const char *output_path, struct final_bt
 			if (elfobj_btf_visit_type_ids(btf_type_mut(linker->btf, id),
 						      elfobj_btf_check_type_id, &count))
 				return elfobj_error(output_path, BTF_SECTION,
-						  "internal error: merged type [%u] refers to a missing type", id);
+						  "internal error: merged type id %u refers to a missing type", id);
 	}
 	if (build_btf_ext(linker, &ext_data, &ext_data_size))
 		return -1;

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Section merging: input sections are appended to the output section of the
  * same name at their alignment, and relocations follow them. A relocation
@@ -223,8 +223,9 @@ static int check_static_keys(struct linker *linker, struct input_object *obj,
 			continue;
 		}
 		if (!section_id || strcmp(linker->sections[section_id].name, ELFOBJ_MAPS_SECTION))
-			return elfobj_error(obj->path, keys->name, "entry %zu: key '%s' is not a map in .maps",
-					  branch->entry, obj->file.symbol_names[branch->key_symbol]);
+			return elfobj_error(obj->path, keys->name, "entry %zu (offset 0x%zx): key '%s' is not a map in .maps",
+					  branch->entry, branch->entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
+					  obj->file.symbol_names[branch->key_symbol]);
 	}
 	return 0;
 }

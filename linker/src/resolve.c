@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Symbol resolution: appends one object's symbols to the output symbol table,
  * resolving globals, weaks and externs against what earlier objects defined.
@@ -117,7 +117,7 @@ static int find_global_symbol_btf(struct input_object *obj, const struct global_
 	entry = &table->entries[index];
 	if (entry->ambiguous_id)
 		return elfobj_error(obj->path, NULL,
-				  "symbol '%s': BTF is ambiguous: types #%u and #%u match",
+				  "symbol '%s': BTF is ambiguous: type ids %u and %u match",
 				  sym_name, entry->loose_id, entry->ambiguous_id);
 	if (entry->in_datasec) {
 		*datasec_id = entry->datasec_id;
