@@ -56,3 +56,21 @@ config.substitutions.append(("%bpf_multiarch_include",
     "-idirafter /usr/include/" + platform.machine() + "-linux-gnu"))
 config.substitutions.append(("%compare_corpus",
     "bash " + os.path.join(repo, "test", "llvm", "Inputs", "compare-corpus.sh")))
+
+# %limit_memory CMD: runs CMD where an allocation of more than 64 MiB fails
+# (returns NULL), for the out-of-memory tests. A sanitized build (as
+# scripts/test.sh builds) gets ASan's allocator limit: ASan maps terabytes of
+# shadow memory at start, so an address-space limit would stop it before
+# main(). Without ASan, RLIMIT_AS does the same (128 MiB: the tools' own
+# mappings fit, a 256 MiB allocation does not).
+sanitized = False
+try:
+    with open(os.path.join(build, "CMakeCache.txt")) as cache:
+        sanitized = any(line.strip() == "BPFSK_SANITIZE:BOOL=ON" for line in cache)
+except OSError:
+    pass
+if sanitized:
+    config.substitutions.append(("%limit_memory",
+        "env ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=64"))
+else:
+    config.substitutions.append(("%limit_memory", "prlimit --as=134217728"))
