@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Growable arrays; diagnostics are elfobj's (elfobj_error, elfobj/diag.c). */
 #include <stdlib.h>
 #include <string.h>

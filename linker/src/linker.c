@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The linker state and the per-object pipeline: read, merge sections,
  * resolve symbols, merge relocations, merge BTF and .BTF.ext. */
 #include <stdlib.h>

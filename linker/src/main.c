@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* bpfld command line: bpfld -o OUT.o IN1.o IN2.o ... */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Reading one input object. elfobj (shared with bpfkeys) validates the ELF
  * structure: indices in range, sizes consistent, symbols and relocations

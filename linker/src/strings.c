@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * A name -> int map over elfobj's string table, and a name -> index map
  * over strings kept elsewhere (section names, an input's

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Test helper: opens a (linked) BPF object with the system libbpf, sets
  * global variables, loads it into the running kernel, then either runs its
