@@ -219,6 +219,16 @@ make -s -C "$tree/tools/lib/bpf" OUTPUT="$obj/tools-out/libbpf/" "${karch[@]}" B
 # --- bpftool (static, best effort) -------------------------------------------------
 log "building bpftool"
 mkdir -p "$obj/tools-out/bpftool"
+# bpftool's own libbpf builds (bpftool/libbpf, bpftool/bootstrap/libbpf)
+# depend on tools/lib/bpf/*.[ch] only, not on the uapi headers they compile
+# against: after a series change to tools/include/uapi (an enum value, say),
+# they would keep the old values. Rebuild them whenever a header is newer.
+for lib in "$obj/tools-out/bpftool/libbpf" "$obj/tools-out/bpftool/bootstrap/libbpf"; do
+	if [ -e "$lib/libbpf.a" ] &&
+	   [ -n "$(find "$tree/tools/include/uapi" -newer "$lib/libbpf.a" -print -quit)" ]; then
+		rm -rf "$lib"
+	fi
+done
 # Static, so that it runs in the qemu initramfs; without libbfd/LLVM it has
 # no jited disassembler ("dump xlated" works, it shares kernel/bpf/disasm.c).
 if make -C "$tree/tools/bpf/bpftool" OUTPUT="$obj/tools-out/bpftool/" "${karch[@]}" -j"$jobs" \
