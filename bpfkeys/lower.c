@@ -7,7 +7,7 @@
  * verifier meets no unreachable instruction and a site costs at most one
  * `ja`; shrink_refs.c moves what refers to positions. Then the static-key
  * machinery goes: .static_keys, its relocations, the key maps' symbols and
- * their entries in the BTF DATASEC .maps (a stock kernel has no map type 34,
+ * their entries in the BTF DATASEC .maps (a stock kernel has no map type 36,
  * and libbpf would try to create them).
  */
 #include <stdlib.h>

@@ -55,7 +55,7 @@
  * is an enumerator in a patched kernel's vmlinux.h and a macro in the uapi
  * header, and this header must not depend on which (if any) is visible.
  */
-#define __BPF_STATIC_KEY_MAP_TYPE	34
+#define __BPF_STATIC_KEY_MAP_TYPE	36
 #define __BPF_STATIC_KEY_FLAG		(1ULL << 0)	/* BPF_F_STATIC_KEY */
 #define __BPF_STATIC_KEY_FLAG_ON	(1ULL << 1)	/* BPF_F_STATIC_KEY_ON */
 

@@ -219,6 +219,18 @@ make -s -C "$tree/tools/lib/bpf" OUTPUT="$obj/tools-out/libbpf/" "${karch[@]}" B
 # --- bpftool (static, best effort) -------------------------------------------------
 log "building bpftool"
 mkdir -p "$obj/tools-out/bpftool"
+# bpftool's own libbpf builds (bpftool/libbpf, bpftool/bootstrap/libbpf)
+# depend on tools/lib/bpf/*.[ch] only, not on the uapi headers they compile
+# against: after a series change to tools/include/uapi (an enum value, say),
+# they would keep the old values. Start bpftool's build over whenever a uapi
+# header is newer (its objects' dependency files name libbpf's installed
+# headers, so removing only the libbpf builds breaks the next make).
+lib="$obj/tools-out/bpftool/libbpf/libbpf.a"
+if [ ! -e "$lib" ] ||
+   [ -n "$(find "$tree/tools/include/uapi" -newer "$lib" -print -quit)" ]; then
+	rm -rf "$obj/tools-out/bpftool"
+	mkdir -p "$obj/tools-out/bpftool"
+fi
 # Static, so that it runs in the qemu initramfs; without libbfd/LLVM it has
 # no jited disassembler ("dump xlated" works, it shares kernel/bpf/disasm.c).
 if make -C "$tree/tools/bpf/bpftool" OUTPUT="$obj/tools-out/bpftool/" "${karch[@]}" -j"$jobs" \

@@ -104,10 +104,10 @@ int main(void)
 	e2e_expect_run(two, 32);
 
 	// CHECK-LABEL: instances
-	// CHECK-NEXT: key_a/prog_one: name key_a type 34 max_entries 2 map_extra 1 state 0
-	// CHECK-NEXT: key_a/prog_two: name key_a type 34 max_entries 2 map_extra 1 state 0
-	// CHECK-NEXT: key_b/prog_one: name key_b type 34 max_entries 1 map_extra 3 state 1
-	// CHECK-NEXT: key_b/prog_two: name key_b type 34 max_entries 1 map_extra 3 state 1
+	// CHECK-NEXT: key_a/prog_one: name key_a type 36 max_entries 2 map_extra 1 state 0
+	// CHECK-NEXT: key_a/prog_two: name key_a type 36 max_entries 2 map_extra 1 state 0
+	// CHECK-NEXT: key_b/prog_one: name key_b type 36 max_entries 1 map_extra 3 state 1
+	// CHECK-NEXT: key_b/prog_two: name key_b type 36 max_entries 1 map_extra 3 state 1
 	// CHECK-NEXT: prog_one: 2 maps bound
 	// CHECK-NEXT: prog_two: 2 maps bound
 	printf("instances\n");
@@ -131,8 +131,8 @@ int main(void)
 	// CHECK-LABEL: set before load: key_a on, key_b off in prog_two
 	// CHECK-NEXT: prog_one = 7
 	// CHECK-NEXT: prog_two = 24
-	// CHECK-NEXT: key_a/prog_one: name key_a type 34 max_entries 2 map_extra 3 state 1
-	// CHECK-NEXT: key_b/prog_two: name key_b type 34 max_entries 1 map_extra 1 state 0
+	// CHECK-NEXT: key_a/prog_one: name key_a type 36 max_entries 2 map_extra 3 state 1
+	// CHECK-NEXT: key_b/prog_two: name key_b type 36 max_entries 1 map_extra 1 state 0
 	printf("set before load: key_a on, key_b off in prog_two\n");
 	obj = e2e_open("/files/e2e.o");
 	one = e2e_prog(obj, "prog_one");

@@ -306,6 +306,90 @@ static inline int finish(void)
 	return 0;
 }
 
+/*
+ * BPF_MAP_TYPE_INSN_ARRAY (upstream's, kernel-patches/0016-0019): 16-byte
+ * values { orig_off, xlated_off, jitted_off, pad }.
+ */
+static inline int insn_array_update(int fd, __u32 key, const struct bpf_insn_array_value *value,
+				    __u64 flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (__u64)(unsigned long)&key;
+	attr.value = (__u64)(unsigned long)value;
+	attr.flags = flags;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
+}
+
+static inline int insn_array_lookup(int fd, __u32 key, struct bpf_insn_array_value *value)
+{
+	union bpf_attr attr;
+
+	memset(value, 0xa5, sizeof(*value));
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (__u64)(unsigned long)&key;
+	attr.value = (__u64)(unsigned long)value;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr) ? -errno : 0;
+}
+
+/* An INSN_ARRAY map with orig_off = @offs, frozen if @freeze; dies on error. */
+static inline int insn_array_create(const __u32 *offs, __u32 n, bool freeze)
+{
+	struct bpf_insn_array_value v;
+	int fd, err;
+	__u32 i;
+
+	fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, 0);
+	if (fd < 0) {
+		printf("FAIL: INSN_ARRAY map create: %s\n", errname(fd));
+		exit(1);
+	}
+	for (i = 0; i < n; i++) {
+		memset(&v, 0, sizeof(v));
+		v.orig_off = offs[i];
+		err = insn_array_update(fd, i, &v, BPF_ANY);
+		if (err) {
+			printf("FAIL: INSN_ARRAY update %u: %s\n", i, errname(err));
+			exit(1);
+		}
+	}
+	if (freeze && (err = map_freeze(fd))) {
+		printf("FAIL: freeze: %s\n", errname(err));
+		exit(1);
+	}
+	return fd;
+}
+
+/* Every insn_array test starts here: fails, not skips, without the backport. */
+static inline void require_insn_array_kernel(void)
+{
+	int fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(struct bpf_insn_array_value),
+			    1, 0, 0);
+
+	if (fd < 0) {
+		printf("FAIL: kernel has no BPF_MAP_TYPE_INSN_ARRAY (%s)\n", errname(fd));
+		exit(1);
+	}
+	close(fd);
+	setvbuf(stdout, NULL, _IONBF, 0);
+}
+
+/* "removed" for a removed instruction (xlated_off 0xffffffff), else the number */
+static inline const char *xoff(__u32 off)
+{
+	static char buf[4][16];
+	static int n;
+	char *b = buf[n++ % 4];
+
+	if (off == 0xffffffff)
+		return "removed";
+	snprintf(b, sizeof(buf[0]), "%u", off);
+	return b;
+}
+
 #ifdef _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>

@@ -10,11 +10,19 @@
 
 #include <linux/types.h>
 
-/* enum bpf_map_type: the next value after BPF_MAP_TYPE_ARENA (33) in 6.12. */
-#define BPF_MAP_TYPE_INSN_SET 34
+/*
+ * enum bpf_map_type. Provisional until upstream assigns a value: the first
+ * one after upstream's last (34 BPF_MAP_TYPE_INSN_ARRAY, 35
+ * BPF_MAP_TYPE_RHASH), so that no upstream map type is misread.
+ */
+#define BPF_MAP_TYPE_INSN_SET 36
 
-/* enum bpf_cmd: the next value after BPF_TOKEN_CREATE (36) in 6.12. */
-#define BPF_STATIC_KEY_UPDATE 37
+/*
+ * enum bpf_cmd. Provisional until upstream assigns a value: the first one
+ * after upstream's last (37 BPF_PROG_STREAM_READ_BY_FD, 38
+ * BPF_PROG_ASSOC_STRUCT_OPS).
+ */
+#define BPF_STATIC_KEY_UPDATE 39
 
 /*
  * map_extra flags of a BPF_MAP_TYPE_INSN_SET map.

@@ -13,7 +13,7 @@
 #include <linux/types.h>
 #include <bpf/bpf_helpers.h>
 
-#define BPF_MAP_TYPE_INSN_SET 34
+#define BPF_MAP_TYPE_INSN_SET 36
 #define BPF_F_STATIC_KEY 1
 #define BPF_F_STATIC_KEY_ON 2
 

@@ -1,4 +1,4 @@
-// A static key is a BPF_MAP_TYPE_INSN_SET (34) map in .maps, without
+// A static key is a BPF_MAP_TYPE_INSN_SET (36) map in .maps, without
 // max_entries (each instance gets one entry per site).
 // RUN: %clang %bpf_cflags -c %s -o %t.o
 // RUN: bpftool btf dump file %t.o format raw | awk -f %S/../Inputs/btf-map-uints.awk | FileCheck %s
@@ -13,5 +13,5 @@ int prog(void *ctx)
 	return bpf_static_branch_unlikely(&seed_key);
 }
 
-// CHECK: seed_key: type=34 map_extra=1{{$}}
+// CHECK: seed_key: type=36 map_extra=1{{$}}
 // SYM: OBJECT GLOBAL DEFAULT {{[0-9]+}} seed_key
