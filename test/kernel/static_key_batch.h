@@ -85,4 +85,81 @@ static inline int keys_update(const int *fds, __u32 cnt, __u32 on, __u32 flags)
 	return keys_update_raw(0, on, fds, cnt, flags);
 }
 
+/*
+ * The xlated dump of batch_prog @prog_fd: how many of its four sites do not
+ * show the behaviour for key state @on (src_reg BPF_STATIC_BRANCH_JA: the
+ * site jumps now, with BPF_STATIC_BRANCH_NOP: a nop now; docs/abi.md
+ * section 4). Sites A and C jump while the key is on, B and D while off.
+ */
+static inline int batch_xlated_wrong(int prog_fd, int on)
+{
+	static const int jumps_when_on[] = { 1, 0, 1, 0 };
+	struct bpf_insn x[BATCH_INSNS + 16];
+	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x));
+	int i, wrong = 0;
+
+	for (i = 0; i < (int)ARRAY_SIZE(batch_sites); i++) {
+		__u8 want = BPF_STATIC_BRANCH_JA |
+			    (jumps_when_on[i] == !!on ? 0 : BPF_STATIC_BRANCH_NOP);
+
+		if (batch_sites[i] >= n || x[batch_sites[i]].src_reg != want)
+			wrong++;
+	}
+	return wrong;
+}
+
+/* BPF_MAP_GET_FD_BY_ID for the map behind @fd, opened with @open_flags */
+static inline int map_fd_reopen(int fd, __u32 open_flags)
+{
+	struct bpf_map_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (__u64)(unsigned long)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		return -errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = info.id;
+	attr.open_flags = open_flags;
+	fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * After a failed update: every program @progs[i] (batch_prog(i), its key
+ * in state @state[i]) still returns its old result, its xlated sites show
+ * that state, and its jited image is byte for byte @jit[i] (@jit_len[i]
+ * bytes, taken before the call). Prints and counts what differs.
+ */
+#define BATCH_JIT_MAX 4096
+static inline int batch_unchanged(const char *what, const int *progs, const int *state, int n,
+				  unsigned char (*jit)[BATCH_JIT_MAX], const __u32 *jit_len)
+{
+	static unsigned char now[BATCH_JIT_MAX];
+	int i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		__u32 got = prog_run(progs[i]), want = 16 * i + (state[i] ? BATCH_ON : BATCH_OFF);
+		__u32 len = prog_jited(progs[i], now, sizeof(now));
+
+		if (got != want) {
+			printf("FAIL: %s: program %d returns %u, want %u\n", what, i, got, want);
+			bad++;
+		}
+		if (batch_xlated_wrong(progs[i], state[i])) {
+			printf("FAIL: %s: program %d: xlated sites not in state %d\n", what, i,
+			       state[i]);
+			bad++;
+		}
+		if (len != jit_len[i] || memcmp(now, jit[i], len)) {
+			printf("FAIL: %s: program %d: jited image changed\n", what, i);
+			bad++;
+		}
+	}
+	return bad;
+}
+
 #endif /* STATIC_KEY_BATCH_H */

@@ -49,9 +49,16 @@ struct bpf_static_key_update_attr {
 	__u32 map_fd;	/* a BPF_F_STATIC_KEY insn-set map bound to a program; 0 with map_fd_cnt */
 	__u32 on;	/* 0 or 1; other bits are -EINVAL */
 	__aligned_u64 map_fds;	/* map_fd_cnt __u32 fds, all set in one batch (docs/abi.md 6) */
-	__u32 map_fd_cnt;	/* 0: the single map_fd form; 1..4096 */
+	__u32 map_fd_cnt;	/* 0: the single map_fd form; 1..4096, <= 65536 sites in all */
 	__u32 flags;		/* 0 or BPF_F_STATIC_KEY_UPDATE_PER_SITE */
 };
+
+/*
+ * Most sites one BPF_STATIC_KEY_UPDATE sets: the sum of max_entries of its
+ * maps; past it -E2BIG (docs/abi.md 6). The fds must be open for writing
+ * (else -EPERM).
+ */
+#define BPF_STATIC_KEY_UPDATE_MAX_SITES	65536
 
 /* flags: write the sites one text_poke_bp() at a time (the pre-batch path, for benchmarks) */
 #define BPF_F_STATIC_KEY_UPDATE_PER_SITE	(1U << 0)
