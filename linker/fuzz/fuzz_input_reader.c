@@ -10,8 +10,8 @@
  * within a minute (reproducer: libbpf-1.1.2-dedup-use-after-free.btf, a
  * valid raw BTF; `valgrind` on btf__dedup() of it shows the bad read).
  *
- *   clang-22 -g -O1 -fsanitize=fuzzer,address,undefined -Ilinker/src \
- *     linker/fuzz/fuzz_input_reader.c linker/src/{linker,diag,strings,read,resolve,merge,btf,write}.c \
+ *   clang-22 -g -O1 -fsanitize=fuzzer,address,undefined -Ilinker \
+ *     linker/fuzz/fuzz_input_reader.c linker/{linker,diag,strings,read,resolve,merge,btf,write}.c \
  *     -lbpf -lelf -o fuzz_input_reader
  */
 #include <stdio.h>

@@ -22,7 +22,7 @@ out=$build/fuzz/linker
 rm -rf "$out/seeds" "$out/corpus"
 mkdir -p "$out/seeds" "$out/corpus"
 
-src=$repo/linker/src
+src=$repo/linker
 "$llvm/clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$src" -I"$repo/elfobj" -I"$repo/runtime-headers" -I"$repo/bpfkeys" \
 	"$repo/linker/fuzz/fuzz_input_reader.c" "$src"/{linker,diag,strings,read,resolve,merge,btf,write}.c \
