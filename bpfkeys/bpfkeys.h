@@ -28,14 +28,20 @@ struct bk_insn {
 	int32_t imm;
 };
 
-static inline unsigned bk_insn_src(const struct bk_insn *insn) { return insn->regs >> 4; }
-static inline unsigned bk_insn_dst(const struct bk_insn *insn) { return insn->regs & 0xf; }
+static inline unsigned bk_insn_src(const struct bk_insn *insn)
+{
+	return insn->regs >> 4;
+}
+static inline unsigned bk_insn_dst(const struct bk_insn *insn)
+{
+	return insn->regs & 0xf;
+}
 
 struct bk_section {
 	const char *name;
 	GElf_Shdr shdr;
 	uint8_t *data; /* points into the input image; NULL for SHT_NOBITS */
-	bool exec;     /* SHT_PROGBITS + SHF_EXECINSTR: code */
+	bool exec; /* SHT_PROGBITS + SHF_EXECINSTR: code */
 	/* relocations applying to this section, sorted by offset */
 	const GElf_Rel *rels; /* in the image, or rels_copy if the file's were out of order */
 	GElf_Rel *rels_copy;
@@ -44,47 +50,47 @@ struct bk_section {
 
 struct bk_function {
 	const char *name;
-	size_t symbol;     /* index in .symtab */
-	size_t section;    /* ELF section index */
-	uint64_t start;    /* first instruction, index in the section */
-	uint64_t count;    /* instructions */
-	bool is_program;   /* a libbpf program: in an executable section other than .text */
-	size_t *callees;   /* BPF-to-BPF calls and callbacks taken by address */
+	size_t symbol; /* index in .symtab */
+	size_t section; /* ELF section index */
+	uint64_t start; /* first instruction, index in the section */
+	uint64_t count; /* instructions */
+	bool is_program; /* a libbpf program: in an executable section other than .text */
+	size_t *callees; /* BPF-to-BPF calls and callbacks taken by address */
 	size_t callee_count, callee_cap;
 	size_t first_site, site_count; /* into obj->sites, after sorting by function */
 };
 
 struct bk_key {
 	const char *name;
-	size_t symbol;         /* index in .symtab */
+	size_t symbol; /* index in .symtab */
 	uint64_t map_type;
 	uint64_t map_extra;
-	bool is_static_key;    /* elfobj_map_is_static_key() */
+	bool is_static_key; /* elfobj_map_is_static_key() */
 	size_t site_count;
 	size_t instance_count; /* computed by resolve */
 };
 
 struct bk_site {
-	size_t entry;        /* index of the .static_keys entry */
-	size_t section;      /* ELF section of the branch */
-	uint64_t insn;       /* instruction index in the section */
-	uint64_t target;     /* target instruction index in the section */
-	size_t key;          /* index in obj->keys */
-	size_t function;     /* index in obj->functions */
-	bool jump_when_off;  /* polarity: nop_or_goto(l) */
-	bool wide;           /* 32-bit (gotol) form */
+	size_t entry; /* index of the .static_keys entry */
+	size_t section; /* ELF section of the branch */
+	uint64_t insn; /* instruction index in the section */
+	uint64_t target; /* target instruction index in the section */
+	size_t key; /* index in obj->keys */
+	size_t function; /* index in obj->functions */
+	bool jump_when_off; /* polarity: nop_or_goto(l) */
+	bool wide; /* 32-bit (gotol) form */
 };
 
 /* One (key, program) pair and its sites: the unit a loader creates a map for. */
 struct bk_instance {
 	size_t key;
-	size_t program;      /* index in obj->functions */
-	size_t first_site;   /* into obj->instance_sites */
+	size_t program; /* index in obj->functions */
+	size_t first_site; /* into obj->instance_sites */
 	size_t site_count;
 };
 
 struct bk_object {
-	struct elfobj file;  /* what elfobj read and owns; the fields below point into it */
+	struct elfobj file; /* what elfobj read and owns; the fields below point into it */
 	const char *path;
 	struct bk_section *sections;
 	size_t section_count;
@@ -97,20 +103,22 @@ struct bk_object {
 
 	struct bk_function *functions; /* sorted by (section, start) */
 	size_t function_count;
-	struct bk_key *keys;           /* sorted by name */
-	ssize_t *symbol_key;           /* [symbol_count]: index in keys or -1 */
+	struct bk_key *keys; /* sorted by name */
+	ssize_t *symbol_key; /* [symbol_count]: index in keys or -1 */
 	size_t key_count;
-	struct bk_site *sites;         /* sorted by (function, insn) after resolve */
+	struct bk_site *sites; /* sorted by (function, insn) after resolve */
 	size_t site_count;
 	struct bk_instance *instances; /* sorted by (key name, program name) */
 	size_t instance_count;
-	size_t *instance_sites;        /* indices into sites, per instance */
+	size_t *instance_sites; /* indices into sites, per instance */
 	size_t instance_site_count;
 };
 
 /* diag.c */
-void bk_error(const struct bk_object *obj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void bk_warn(const struct bk_object *obj, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bk_error(const struct bk_object *obj, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bk_warn(const struct bk_object *obj, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Prints "bpfkeys: error: out of memory" and exits. */
 void bk_out_of_memory(void) __attribute__((noreturn));
 void *bk_xcalloc(size_t n, size_t size);
@@ -155,10 +163,10 @@ struct bk_new_section {
 	size_t size;
 };
 struct bk_edit {
-	bool *drop_section;           /* [section_count] */
-	bool *drop_symbol;            /* [symbol_count] */
-	const void **section_data;    /* [section_count]: replacement bytes or NULL */
-	size_t *section_size;         /* [section_count] */
+	bool *drop_section; /* [section_count] */
+	bool *drop_symbol; /* [symbol_count] */
+	const void **section_data; /* [section_count]: replacement bytes or NULL */
+	size_t *section_size; /* [section_count] */
 	/* offset remapping of relocation targets in a replaced section (BTF edits):
 	 * returns false to drop the relocation */
 	bool (*remap_offset)(void *ctx, size_t section, uint64_t *offset);
@@ -178,12 +186,12 @@ int bk_write_resolved(struct bk_object *obj, const char *out_path, int out_fd);
 
 /* shrink.c: static branches fixed at a state and the code they make dead removed (lower) */
 struct bk_code_layout {
-	uint64_t count;        /* instructions of the input section */
-	bool *kept;            /* [count] */
-	uint64_t *order;       /* [count]: input indices in output order (deleted ones too) */
-	uint64_t *new_index;   /* [count + 1]: output index of i, or of the next kept one in order */
-	bool moved;            /* an instruction was deleted or moved */
-	uint8_t *code;         /* output bytes, NULL if the section is unchanged */
+	uint64_t count; /* instructions of the input section */
+	bool *kept; /* [count] */
+	uint64_t *order; /* [count]: input indices in output order (deleted ones too) */
+	uint64_t *new_index; /* [count + 1]: output index of i, or of the next kept one in order */
+	bool moved; /* an instruction was deleted or moved */
+	uint8_t *code; /* output bytes, NULL if the section is unchanged */
 	size_t size;
 };
 /* a .BTF.ext record: where it was and went (.rel.BTF.ext follows it) */
@@ -196,11 +204,11 @@ struct bk_shrink {
 	const struct bk_object *obj;
 	struct bk_code_layout *layout; /* [section_count], filled for code sections */
 	size_t section_count;
-	bool moved;                    /* any code section lost instructions */
-	size_t btf_ext_section;        /* rewritten .BTF.ext, 0 if none */
+	bool moved; /* any code section lost instructions */
+	size_t btf_ext_section; /* rewritten .BTF.ext, 0 if none */
 	struct bk_btf_ext_record *btf_ext_records; /* sorted by old_offset */
 	size_t btf_ext_record_count;
-	void **buffers;                /* replacement section bytes owned here */
+	void **buffers; /* replacement section bytes owned here */
 	size_t buffer_count;
 };
 /* taken[site]: the branch of each site jumps at the chosen states */

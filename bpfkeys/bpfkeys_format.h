@@ -20,15 +20,15 @@
 struct bpfkeys_header {
 	uint32_t magic;
 	uint16_t version;
-	uint16_t header_size;    /* sizeof(struct bpfkeys_header) = 48 */
-	uint16_t key_size;       /* sizeof(struct bpfkeys_key) = 16 */
-	uint16_t instance_size;  /* sizeof(struct bpfkeys_instance) = 24 */
-	uint16_t site_size;      /* sizeof(struct bpfkeys_site) = 20 */
+	uint16_t header_size; /* sizeof(struct bpfkeys_header) = 48 */
+	uint16_t key_size; /* sizeof(struct bpfkeys_key) = 16 */
+	uint16_t instance_size; /* sizeof(struct bpfkeys_instance) = 24 */
+	uint16_t site_size; /* sizeof(struct bpfkeys_site) = 20 */
 	uint16_t reserved0;
 	uint32_t key_count;
 	uint32_t instance_count;
 	uint32_t site_count;
-	uint32_t key_offset;      /* from the start of the section */
+	uint32_t key_offset; /* from the start of the section */
 	uint32_t instance_offset;
 	uint32_t site_offset;
 	uint32_t string_offset;
@@ -39,24 +39,24 @@ struct bpfkeys_header {
 #define BPFKEYS_KEY_ON 1u /* initial state on (DEFINE_STATIC_KEY_TRUE, BPF_F_STATIC_KEY_ON) */
 
 struct bpfkeys_key {
-	uint32_t name;           /* string: the key's symbol in .maps (its template map) */
-	uint32_t flags;          /* BPFKEYS_KEY_* */
+	uint32_t name; /* string: the key's symbol in .maps (its template map) */
+	uint32_t flags; /* BPFKEYS_KEY_* */
 	uint32_t first_instance; /* its instances are [first_instance, +instance_count) */
 	uint32_t instance_count; /* 0: unused key */
 };
 
 struct bpfkeys_instance {
-	uint32_t key;            /* index in the key table */
-	uint32_t program;        /* string: the program's function symbol */
-	uint32_t program_section;/* string: the program's ELF section */
-	uint32_t flags;          /* BPFKEYS_KEY_*, copied from the key: the initial state */
-	uint32_t first_site;     /* its sites are [first_site, +site_count) */
-	uint32_t site_count;     /* = max_entries of the instance's map */
+	uint32_t key; /* index in the key table */
+	uint32_t program; /* string: the program's function symbol */
+	uint32_t program_section; /* string: the program's ELF section */
+	uint32_t flags; /* BPFKEYS_KEY_*, copied from the key: the initial state */
+	uint32_t first_site; /* its sites are [first_site, +site_count) */
+	uint32_t site_count; /* = max_entries of the instance's map */
 };
 
 /* site flags */
 #define BPFKEYS_SITE_JUMP_WHEN_OFF 1u /* nop_or_goto(l): polarity inverted (src_reg 3) */
-#define BPFKEYS_SITE_WIDE 2u          /* 32-bit form (gotol_or_nop / nop_or_gotol) */
+#define BPFKEYS_SITE_WIDE 2u /* 32-bit form (gotol_or_nop / nop_or_gotol) */
 
 /*
  * (section, function_start) identifies the function, as libbpf identifies
@@ -64,11 +64,11 @@ struct bpfkeys_instance {
  * may share one).
  */
 struct bpfkeys_site {
-	uint32_t function;       /* string: STT_FUNC symbol containing the branch */
-	uint32_t section;        /* string: that function's ELF section */
+	uint32_t function; /* string: STT_FUNC symbol containing the branch */
+	uint32_t section; /* string: that function's ELF section */
 	uint32_t function_start; /* the function's first instruction, index in the section */
-	uint32_t insn;           /* instruction index within the function */
-	uint32_t flags;          /* BPFKEYS_SITE_* */
+	uint32_t insn; /* instruction index within the function */
+	uint32_t flags; /* BPFKEYS_SITE_* */
 };
 
 #endif /* BPFKEYS_FORMAT_H */

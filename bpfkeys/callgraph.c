@@ -45,7 +45,9 @@ int bk_build_functions(struct bk_object *obj)
 		if (sym->st_value % ELFOBJ_INSN_SIZE || sym->st_size % ELFOBJ_INSN_SIZE ||
 		    sym->st_value > sec->shdr.sh_size ||
 		    sym->st_size > sec->shdr.sh_size - sym->st_value) {
-			bk_error(obj, "function '%s' (section '%s', offset 0x%llx, size 0x%llx) is misaligned or outside its section",
+			bk_error(obj,
+				 "function '%s' (section '%s', offset 0x%llx, size 0x%llx) is "
+				 "misaligned or outside its section",
 				 obj->symbol_names[i], sec->name, (unsigned long long)sym->st_value,
 				 (unsigned long long)sym->st_size);
 			return -1;
@@ -62,15 +64,18 @@ int bk_build_functions(struct bk_object *obj)
 	elfobj_sort(obj->functions, n, sizeof(*obj->functions), cmp_function);
 	for (size_t i = 0; i < n; i++) {
 		struct bk_function *fn = &obj->functions[i];
-		struct bk_function *next = i + 1 < n && obj->functions[i + 1].section == fn->section ?
-					   &obj->functions[i + 1] : NULL;
+		struct bk_function *next = i + 1 < n && obj->functions[i + 1].section == fn->section
+						   ? &obj->functions[i + 1]
+						   : NULL;
 
 		if (fn->count == 0) /* no st_size: up to the next function or the section end */
-			fn->count = (next ? next->start :
-				     obj->sections[fn->section].shdr.sh_size / ELFOBJ_INSN_SIZE) - fn->start;
+			fn->count = (next ? next->start
+					  : obj->sections[fn->section].shdr.sh_size /
+						     ELFOBJ_INSN_SIZE) -
+				    fn->start;
 		if (next && fn->start + fn->count > next->start) {
-			bk_error(obj, "functions '%s' and '%s' overlap in section %s",
-				 fn->name, next->name, obj->sections[fn->section].name);
+			bk_error(obj, "functions '%s' and '%s' overlap in section %s", fn->name,
+				 next->name, obj->sections[fn->section].name);
 			return -1;
 		}
 		if (!*fn->name) {
@@ -129,9 +134,12 @@ static int add_edge(struct bk_object *obj, size_t caller, size_t section, int64_
 
 	if (target < 0 || (uint64_t)target >= sec->shdr.sh_size / ELFOBJ_INSN_SIZE ||
 	    (callee = bk_function_at(obj, section, (uint64_t)target)) < 0) {
-		bk_error(obj, "function '%s': %s at section %s offset 0x%llx: target (section %s, instruction %lld) is not in a function",
-			 obj->functions[caller].name, what, obj->sections[obj->functions[caller].section].name,
-			 (unsigned long long)at, sec->name, (long long)target);
+		bk_error(obj,
+			 "function '%s': %s at section %s offset 0x%llx: target (section %s, "
+			 "instruction %lld) is not in a function",
+			 obj->functions[caller].name, what,
+			 obj->sections[obj->functions[caller].section].name, (unsigned long long)at,
+			 sec->name, (long long)target);
 		return -1;
 	}
 	add_callee(&obj->functions[caller], (size_t)callee);
@@ -153,27 +161,36 @@ static int scan_function(struct bk_object *obj, size_t index)
 		if (insn.code == ELFOBJ_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) {
 			rel = bk_find_rel(sec, at, &nrel);
 			if (nrel > 1) {
-				bk_error(obj, "section '%s': offset 0x%llx: %zu relocations on one call",
+				bk_error(obj,
+					 "section '%s': offset 0x%llx: %zu relocations on one call",
 					 sec->name, (unsigned long long)at, nrel);
 				return -1;
 			}
 			if (!rel) {
-				if (add_edge(obj, index, fn->section, (int64_t)i + insn.imm + 1, at, "call"))
+				if (add_edge(obj, index, fn->section, (int64_t)i + insn.imm + 1, at,
+					     "call"))
 					return -1;
 				continue;
 			}
 			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 
-			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 && sym->st_shndx == SHN_UNDEF) {
-				bk_error(obj, "section '%s': offset 0x%llx: call to '%s', which is not defined in this object: link every object with bpfld first, then resolve",
+			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
+			    sym->st_shndx == SHN_UNDEF) {
+				bk_error(obj,
+					 "section '%s': offset 0x%llx: call to '%s', which is not "
+					 "defined in this object: link every object with bpfld "
+					 "first, then resolve",
 					 sec->name, (unsigned long long)at,
 					 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
 				return -1;
 			}
-			if (GELF_R_TYPE(rel->r_info) != ELFOBJ_R_BPF_64_32 || sym->st_shndx == SHN_UNDEF ||
-			    sym->st_shndx >= SHN_LORESERVE || !obj->sections[sym->st_shndx].exec ||
+			if (GELF_R_TYPE(rel->r_info) != ELFOBJ_R_BPF_64_32 ||
+			    sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE ||
+			    !obj->sections[sym->st_shndx].exec ||
 			    sym->st_value % ELFOBJ_INSN_SIZE) {
-				bk_error(obj, "section '%s': offset 0x%llx: call relocation (type %llu, symbol '%s') does not name a BPF function",
+				bk_error(obj,
+					 "section '%s': offset 0x%llx: call relocation (type %llu, "
+					 "symbol '%s') does not name a BPF function",
 					 sec->name, (unsigned long long)at,
 					 (unsigned long long)GELF_R_TYPE(rel->r_info),
 					 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
@@ -181,11 +198,14 @@ static int scan_function(struct bk_object *obj, size_t index)
 			}
 			/* libbpf: callee = sym_off / 8 + imm + 1 */
 			if (add_edge(obj, index, sym->st_shndx,
-				     (int64_t)(sym->st_value / ELFOBJ_INSN_SIZE) + insn.imm + 1, at, "call"))
+				     (int64_t)(sym->st_value / ELFOBJ_INSN_SIZE) + insn.imm + 1, at,
+				     "call"))
 				return -1;
 		} else if (insn.code == ELFOBJ_LD_IMM64_CODE) {
 			if (i + 1 >= fn->start + fn->count) {
-				bk_error(obj, "function '%s': ld_imm64 at section %s offset 0x%llx is cut by the function end",
+				bk_error(obj,
+					 "function '%s': ld_imm64 at section %s offset 0x%llx is "
+					 "cut by the function end",
 					 fn->name, sec->name, (unsigned long long)at);
 				return -1;
 			}
@@ -198,11 +218,14 @@ static int scan_function(struct bk_object *obj, size_t index)
 					int64_t byte = (int64_t)sym->st_value + insn.imm;
 
 					if (byte % ELFOBJ_INSN_SIZE) {
-						bk_error(obj, "section '%s': offset 0x%llx: function address is misaligned",
+						bk_error(obj,
+							 "section '%s': offset 0x%llx: function "
+							 "address is misaligned",
 							 sec->name, (unsigned long long)at);
 						return -1;
 					}
-					if (add_edge(obj, index, sym->st_shndx, byte / ELFOBJ_INSN_SIZE, at,
+					if (add_edge(obj, index, sym->st_shndx,
+						     byte / ELFOBJ_INSN_SIZE, at,
 						     "function address"))
 						return -1;
 				}

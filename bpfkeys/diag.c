@@ -34,7 +34,7 @@ void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 void bk_out_of_memory(void)
 {
 	fprintf(stderr, "%s: error: out of memory\n", elfobj_progname);
-	exit(1);	/* 2 is a usage error */
+	exit(1); /* 2 is a usage error */
 }
 
 void *bk_xcalloc(size_t n, size_t size)

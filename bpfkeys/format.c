@@ -34,7 +34,7 @@ static void add_function_names(struct elfobj_strtab *st, const struct bk_object 
 int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size)
 {
 	struct elfobj_strtab st;
-	struct bpfkeys_header hdr = {0};
+	struct bpfkeys_header hdr = { 0 };
 	struct bpfkeys_key *keys = NULL;
 	struct bpfkeys_instance *insts = NULL;
 	struct bpfkeys_site *sites = NULL;
@@ -56,7 +56,8 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 			key_index[i] = key_count++;
 	if (key_count > UINT32_MAX || obj->instance_count > UINT32_MAX ||
 	    obj->instance_site_count > UINT32_MAX / sizeof(struct bpfkeys_site)) {
-		bk_error(obj, "too many keys, instances or sites for format version %d", BPFKEYS_FORMAT_VERSION);
+		bk_error(obj, "too many keys, instances or sites for format version %d",
+			 BPFKEYS_FORMAT_VERSION);
 		goto out;
 	}
 	keys = bk_xcalloc(key_count, sizeof(*keys));
@@ -174,15 +175,17 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 	}
 	if (hdr.header_size < sizeof(hdr) || hdr.header_size > size)
 		what = "header size";
-	else if (!table_ok(size, hdr.key_offset, hdr.key_count, hdr.key_size, sizeof(struct bpfkeys_key)))
+	else if (!table_ok(size, hdr.key_offset, hdr.key_count, hdr.key_size,
+			   sizeof(struct bpfkeys_key)))
 		what = "key table";
 	else if (!table_ok(size, hdr.instance_offset, hdr.instance_count, hdr.instance_size,
 			   sizeof(struct bpfkeys_instance)))
 		what = "instance table";
-	else if (!table_ok(size, hdr.site_offset, hdr.site_count, hdr.site_size, sizeof(struct bpfkeys_site)))
+	else if (!table_ok(size, hdr.site_offset, hdr.site_count, hdr.site_size,
+			   sizeof(struct bpfkeys_site)))
 		what = "site table";
-	else if (!table_ok(size, hdr.string_offset, hdr.string_size, 1, 1) || hdr.string_size == 0 ||
-		 data[hdr.string_offset + hdr.string_size - 1] != '\0')
+	else if (!table_ok(size, hdr.string_offset, hdr.string_size, 1, 1) ||
+		 hdr.string_size == 0 || data[hdr.string_offset + hdr.string_size - 1] != '\0')
 		what = "string table";
 	if (what) {
 		bk_error(obj, "section '%s': bad %s", BPFKEYS_SECTION, what);
@@ -209,7 +212,8 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 	for (uint32_t i = 0; !what && i < hdr.instance_count; i++) {
 		struct bpfkeys_instance *in = &view->instances[i];
 
-		memcpy(in, data + hdr.instance_offset + (uint64_t)i * hdr.instance_size, sizeof(*in));
+		memcpy(in, data + hdr.instance_offset + (uint64_t)i * hdr.instance_size,
+		       sizeof(*in));
 		if (in->key >= hdr.key_count || in->program >= hdr.string_size ||
 		    in->program_section >= hdr.string_size || in->first_site > hdr.site_count ||
 		    in->site_count > hdr.site_count - in->first_site)

@@ -64,9 +64,11 @@ static void roundtrip_resolved(struct bk_object *obj)
 		if (bk_object_read_memory(&again, "resolved.o", bytes, size) != 0 ||
 		    !again.instances_section ||
 		    bk_format_parse(&again, again.sections[again.instances_section].data,
-				    again.sections[again.instances_section].shdr.sh_size, &view) != 0)
+				    again.sections[again.instances_section].shdr.sh_size,
+				    &view) != 0)
 			unreadable_output("resolved.o", bytes, size, false);
-		if (view.instance_count != obj->instance_count || view.site_count != obj->instance_site_count)
+		if (view.instance_count != obj->instance_count ||
+		    view.site_count != obj->instance_site_count)
 			unreadable_output("resolved.o", bytes, size, false);
 		bk_format_view_free(&view);
 		bk_object_free(&again);

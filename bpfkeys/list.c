@@ -44,17 +44,21 @@ static void print_text(const struct bk_format_view *v, bool resolved)
 		printf("key %s: initial %s, %u instance(s)%s\n", v->strings + key->name,
 		       key->flags & BPFKEYS_KEY_ON ? "on" : "off", key->instance_count,
 		       key->instance_count ? "" : " (unused)");
-		for (uint32_t i = key->first_instance; i < key->first_instance + key->instance_count; i++) {
+		for (uint32_t i = key->first_instance;
+		     i < key->first_instance + key->instance_count; i++) {
 			const struct bpfkeys_instance *in = &v->instances[i];
 
 			printf("  instance %s/%s: program %s (section %s), %u site(s)\n",
-			       v->strings + key->name, v->strings + in->program, v->strings + in->program,
-			       v->strings + in->program_section, in->site_count);
-			for (uint32_t s = in->first_site; s < in->first_site + in->site_count; s++) {
+			       v->strings + key->name, v->strings + in->program,
+			       v->strings + in->program, v->strings + in->program_section,
+			       in->site_count);
+			for (uint32_t s = in->first_site; s < in->first_site + in->site_count;
+			     s++) {
 				const struct bpfkeys_site *site = &v->sites[s];
 
-				printf("    site %s+%u (section %s): %s\n", v->strings + site->function,
-				       site->insn, v->strings + site->section, site_mnemonic(site->flags));
+				printf("    site %s+%u (section %s): %s\n",
+				       v->strings + site->function, site->insn,
+				       v->strings + site->section, site_mnemonic(site->flags));
 			}
 		}
 	}
@@ -68,8 +72,10 @@ static void print_json(const struct bk_format_view *v, bool resolved)
 
 		printf("%s{\"name\":", k ? "," : "");
 		json_string(v->strings + key->name);
-		printf(",\"initial\":\"%s\",\"instances\":[", key->flags & BPFKEYS_KEY_ON ? "on" : "off");
-		for (uint32_t i = key->first_instance; i < key->first_instance + key->instance_count; i++) {
+		printf(",\"initial\":\"%s\",\"instances\":[",
+		       key->flags & BPFKEYS_KEY_ON ? "on" : "off");
+		for (uint32_t i = key->first_instance;
+		     i < key->first_instance + key->instance_count; i++) {
 			const struct bpfkeys_instance *in = &v->instances[i];
 
 			printf("%s{\"program\":", i > key->first_instance ? "," : "");
@@ -77,16 +83,17 @@ static void print_json(const struct bk_format_view *v, bool resolved)
 			printf(",\"section\":");
 			json_string(v->strings + in->program_section);
 			printf(",\"sites\":[");
-			for (uint32_t s = in->first_site; s < in->first_site + in->site_count; s++) {
+			for (uint32_t s = in->first_site; s < in->first_site + in->site_count;
+			     s++) {
 				const struct bpfkeys_site *site = &v->sites[s];
 
 				printf("%s{\"function\":", s > in->first_site ? "," : "");
 				json_string(v->strings + site->function);
 				printf(",\"section\":");
 				json_string(v->strings + site->section);
-				printf(",\"function_start\":%u,\"insn\":%u,\"kind\":\"%s\",\"jumps_when\":\"%s\"}",
-				       site->function_start, site->insn,
-				       site_mnemonic(site->flags),
+				printf(",\"function_start\":%u,\"insn\":%u,\"kind\":\"%s\",\"jumps_"
+				       "when\":\"%s\"}",
+				       site->function_start, site->insn, site_mnemonic(site->flags),
 				       site->flags & BPFKEYS_SITE_JUMP_WHEN_OFF ? "off" : "on");
 			}
 			printf("]}");

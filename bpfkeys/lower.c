@@ -22,10 +22,10 @@
 
 /* The DATASEC .maps edit, as a map from old to new .BTF byte offsets. */
 struct btf_edit {
-	size_t section;           /* .BTF */
-	uint64_t secinfo_start;   /* section offset of the DATASEC's first var_secinfo */
+	size_t section; /* .BTF */
+	uint64_t secinfo_start; /* section offset of the DATASEC's first var_secinfo */
 	uint32_t vlen;
-	int32_t *new_position;    /* [vlen]: new index of each var_secinfo, -1 if removed */
+	int32_t *new_position; /* [vlen]: new index of each var_secinfo, -1 if removed */
 	uint64_t removed_bytes;
 };
 
@@ -45,7 +45,8 @@ static bool remap_btf_offset(void *ctx, size_t section, uint64_t *offset)
 
 	if (e->new_position[i] < 0)
 		return false;
-	*offset = e->secinfo_start + (uint64_t)e->new_position[i] * sizeof(struct btf_var_secinfo) + within;
+	*offset = e->secinfo_start + (uint64_t)e->new_position[i] * sizeof(struct btf_var_secinfo) +
+		  within;
 	return true;
 }
 
@@ -114,7 +115,7 @@ static int edit_btf(struct bk_object *obj, struct btf_edit *e, uint8_t **out, si
 			}
 		e->removed_bytes = (uint64_t)(e->vlen - kept) * sizeof(struct btf_var_secinfo);
 	} else {
-		struct btf_type t = {.name_off = 0, .info = BTF_INFO(BTF_KIND_PTR, 0), .type = 0};
+		struct btf_type t = { .name_off = 0, .info = BTF_INFO(BTF_KIND_PTR, 0), .type = 0 };
 
 		memcpy(buf + ds_off, &t, sizeof(t));
 		e->removed_bytes = (uint64_t)e->vlen * sizeof(struct btf_var_secinfo);
@@ -144,7 +145,8 @@ static bool is_site(const struct bk_object *obj, size_t section, uint64_t insn)
 		else
 			hi = mid;
 	}
-	return lo < obj->site_count && obj->sites[lo].section == section && obj->sites[lo].insn == insn;
+	return lo < obj->site_count && obj->sites[lo].section == section &&
+	       obj->sites[lo].insn == insn;
 }
 
 /* .rel.BTF (DATASEC edit) and everything shrink moved */
@@ -166,9 +168,9 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 	     const char *out_path, int out_fd)
 {
 	struct bk_edit edit;
-	struct btf_edit btf_e = {0};
-	struct bk_shrink shrink = {0};
-	struct remap remap = {.btf = &btf_e, .shrink = &shrink};
+	struct btf_edit btf_e = { 0 };
+	struct bk_shrink shrink = { 0 };
+	struct remap remap = { .btf = &btf_e, .shrink = &shrink };
 	bool *on = bk_xcalloc(obj->key_count, sizeof(bool));
 	bool *taken = bk_xcalloc(obj->site_count, sizeof(bool));
 	uint8_t *btf_buf = NULL;
@@ -182,7 +184,8 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 		ssize_t k = bk_key_by_name(obj, settings[s].key);
 
 		if (k < 0 || !obj->keys[k].is_static_key) {
-			bk_error(obj, "--set %s: no static key named '%s'", settings[s].key, settings[s].key);
+			bk_error(obj, "--set %s: no static key named '%s'", settings[s].key,
+				 settings[s].key);
 			errors++;
 			continue;
 		}
@@ -204,14 +207,16 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 				i++;
 				continue;
 			}
-			if ((insn.code == ELFOBJ_JA_CODE || insn.code == ELFOBJ_JA32_CODE) && bk_insn_src(&insn) &&
-			    !is_site(obj, s, i)) {
+			if ((insn.code == ELFOBJ_JA_CODE || insn.code == ELFOBJ_JA32_CODE) &&
+			    bk_insn_src(&insn) && !is_site(obj, s, i)) {
 				ssize_t f = bk_function_at(obj, s, i);
 
-				bk_error(obj, "section '%s': offset 0x%llx%s%s%s: static branch without a .static_keys entry",
+				bk_error(obj,
+					 "section '%s': offset 0x%llx%s%s%s: static branch without "
+					 "a .static_keys entry",
 					 sec->name, (unsigned long long)i * ELFOBJ_INSN_SIZE,
-					 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
-					 f >= 0 ? "')" : "");
+					 f >= 0 ? " (function '" : "",
+					 f >= 0 ? obj->functions[f].name : "", f >= 0 ? "')" : "");
 				errors++;
 			}
 		}

@@ -8,10 +8,10 @@
 
 #include "bpfkeys.h"
 
-#define SHORT_USAGE \
-	"Usage: bpfkeys resolve IN.o -o OUT.o\n" \
+#define SHORT_USAGE                                                  \
+	"Usage: bpfkeys resolve IN.o -o OUT.o\n"                     \
 	"       bpfkeys lower [--set KEY=on|off]... IN.o -o OUT.o\n" \
-	"       bpfkeys list [--json] IN.o\n" \
+	"       bpfkeys list [--json] IN.o\n"                        \
 	"       bpfkeys --help | --version\n"
 
 /* Exit status of a command-line error; a rejected object or an I/O error is 1. */
@@ -37,8 +37,7 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		SHORT_USAGE
+	fprintf(f, SHORT_USAGE
 		"\n"
 		"Post-processor for BPF static keys (docs/abi.md).\n"
 		"\n"
@@ -74,12 +73,12 @@ enum { OPT_SET = 256, OPT_JSON };
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"set", required_argument, NULL, OPT_SET},
-		{"json", no_argument, NULL, OPT_JSON},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{0},
+		{ "output", required_argument, NULL, 'o' },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
 	};
 	struct bk_setting *settings = bk_xcalloc((size_t)argc, sizeof(*settings));
 	size_t setting_count = 0;
@@ -111,7 +110,8 @@ int main(int argc, char **argv)
 			char *eq = strchr(optarg, '=');
 			bool on;
 
-			if (!eq || eq == optarg || (strcmp(eq + 1, "on") && strcmp(eq + 1, "off"))) {
+			if (!eq || eq == optarg ||
+			    (strcmp(eq + 1, "on") && strcmp(eq + 1, "off"))) {
 				rc = usage_error("--set '%s': expected KEY=on or KEY=off", optarg);
 				goto out;
 			}
@@ -121,8 +121,9 @@ int main(int argc, char **argv)
 			 * any repeat is rejected, not only a conflicting one. */
 			for (size_t s = 0; s < setting_count; s++) {
 				if (strcmp(settings[s].key, optarg) == 0) {
-					rc = usage_error("--set: key '%s' set twice (%s, then %s)", optarg,
-							 settings[s].on ? "on" : "off", on ? "on" : "off");
+					rc = usage_error("--set: key '%s' set twice (%s, then %s)",
+							 optarg, settings[s].on ? "on" : "off",
+							 on ? "on" : "off");
 					goto out;
 				}
 			}
@@ -182,12 +183,14 @@ int main(int argc, char **argv)
 	if (strcmp(command, "list") == 0) {
 		rc = bk_list(&obj, json) ? 1 : 0;
 	} else if (obj.instances_section && !obj.static_keys_section) {
-		bk_error(&obj, "already resolved (has %s): %s takes the object before `bpfkeys resolve`",
+		bk_error(&obj,
+			 "already resolved (has %s): %s takes the object before `bpfkeys resolve`",
 			 BPFKEYS_SECTION, command);
 	} else if (strcmp(command, "resolve") == 0) {
 		rc = !bk_analyze(&obj) && !bk_write_resolved(&obj, output, -1) ? 0 : 1;
 	} else {
-		rc = !bk_analyze(&obj) && !bk_lower(&obj, settings, setting_count, output, -1) ? 0 : 1;
+		rc = !bk_analyze(&obj) && !bk_lower(&obj, settings, setting_count, output, -1) ? 0
+											       : 1;
 	}
 	bk_object_free(&obj);
 out:

@@ -62,7 +62,8 @@ int bk_read_keys(struct bk_object *obj)
 		size_t sym, lo = 0, hi = map_sym_count;
 
 		if (!var || !btf_is_var(var)) {
-			bk_error(obj, "section '.BTF': DATASEC .maps entry %d is not a variable", i);
+			bk_error(obj, "section '.BTF': DATASEC .maps entry %d is not a variable",
+				 i);
 			free(map_syms);
 			return -1;
 		}

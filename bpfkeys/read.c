@@ -102,7 +102,8 @@ static int adopt(struct bk_object *obj, int err)
 		sec->name = file->sections[i].name;
 		sec->shdr = file->sections[i].shdr;
 		sec->data = (uint8_t *)file->sections[i].data;
-		sec->exec = sec->shdr.sh_type == SHT_PROGBITS && (sec->shdr.sh_flags & SHF_EXECINSTR);
+		sec->exec =
+			sec->shdr.sh_type == SHT_PROGBITS && (sec->shdr.sh_flags & SHF_EXECINSTR);
 	}
 	obj->symbol_count = file->symbol_count;
 	obj->symbols = file->symbols;
@@ -114,7 +115,7 @@ static int adopt(struct bk_object *obj, int err)
 /* The sections bpfkeys interprets, and the BTF. */
 static int find_sections(struct bk_object *obj, int err)
 {
-	size_t text;	/* only checked to be unique */
+	size_t text; /* only checked to be unique */
 
 	if (err)
 		return -1;
@@ -132,7 +133,7 @@ static int find_sections(struct bk_object *obj, int err)
 			return -1;
 		}
 	}
-	obj->btf = obj->file.btf;	/* parsed and checked by elfobj */
+	obj->btf = obj->file.btf; /* parsed and checked by elfobj */
 	return 0;
 }
 
@@ -149,8 +150,9 @@ static int read_done(struct bk_object *obj, const char *path, int err)
 int bk_object_read_memory(struct bk_object *obj, const char *path, const void *buf, size_t size)
 {
 	memset(obj, 0, sizeof(*obj));
-	return read_done(obj, path,
-			 find_sections(obj, adopt(obj, elfobj_parse_memory(&obj->file, path, buf, size))));
+	return read_done(
+		obj, path,
+		find_sections(obj, adopt(obj, elfobj_parse_memory(&obj->file, path, buf, size))));
 }
 
 int bk_object_read(struct bk_object *obj, const char *path)

@@ -51,34 +51,46 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 	if (k < 0) {
 		const GElf_Sym *sym = &obj->symbols[branch->key_symbol];
 
-		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s' is not a map in .maps: %s%s%s",
+		bk_error(obj,
+			 "section '%s': entry %zu (offset 0x%llx): key '%s' is not a map in .maps: "
+			 "%s%s%s",
 			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
-			 sym->st_shndx == SHN_UNDEF ? "it is undefined: link the object defining it first" :
-			 "it is in section '",
+			 sym->st_shndx == SHN_UNDEF
+				 ? "it is undefined: link the object defining it first"
+				 : "it is in section '",
 			 sym->st_shndx == SHN_UNDEF ? "" : bk_section_name(obj, sym->st_shndx),
 			 sym->st_shndx == SHN_UNDEF ? "" : "'");
 		return -1;
 	}
 	key = &obj->keys[k];
 	if (!key->is_static_key) {
-		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s' is not a static key (map type %llu, map_extra 0x%llx; expected type %d with BPF_F_STATIC_KEY)",
-			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
-			 (unsigned long long)key->map_type, (unsigned long long)key->map_extra,
-			 BPF_MAP_TYPE_INSN_SET);
+		bk_error(
+			obj,
+			"section '%s': entry %zu (offset 0x%llx): key '%s' is not a static key "
+			"(map type %llu, map_extra 0x%llx; expected type %d with BPF_F_STATIC_KEY)",
+			ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
+			(unsigned long long)key->map_type, (unsigned long long)key->map_extra,
+			BPF_MAP_TYPE_INSN_SET);
 		return -1;
 	}
 	f = branch_function(obj, branch, function_hint);
 	if (f < 0) {
-		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s': section '%s', offset 0x%llx: site is not inside a function",
-			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE);
+		bk_error(obj,
+			 "section '%s': entry %zu (offset 0x%llx): key '%s': section '%s', offset "
+			 "0x%llx: site is not inside a function",
+			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
+			 code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
 	fn = &obj->functions[f];
 	if (branch->target < fn->start || branch->target >= fn->start + fn->count) {
-		bk_error(obj, "section '%s': entry %zu (offset 0x%llx): key '%s': function '%s' (section '%s', offset 0x%llx): jump target 0x%llx is outside the function",
-			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
-			 fn->name, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE,
-			 (unsigned long long)branch->target * ELFOBJ_INSN_SIZE);
+		bk_error(
+			obj,
+			"section '%s': entry %zu (offset 0x%llx): key '%s': function '%s' (section "
+			"'%s', offset 0x%llx): jump target 0x%llx is outside the function",
+			ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
+			fn->name, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE,
+			(unsigned long long)branch->target * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
 	site->entry = branch->entry;
@@ -150,9 +162,14 @@ int bk_check_key_references(struct bk_object *obj)
 
 			if (k < 0 || !obj->keys[k].is_static_key)
 				continue;
-			f = sec->exec ? bk_function_at(obj, s, sec->rels[r].r_offset / ELFOBJ_INSN_SIZE) : -1;
-			bk_error(obj, "key '%s' is referenced from section '%s', offset 0x%llx%s%s%s: a static key is not a map BPF code can use",
-				 obj->keys[k].name, sec->name, (unsigned long long)sec->rels[r].r_offset,
+			f = sec->exec ? bk_function_at(obj, s,
+						       sec->rels[r].r_offset / ELFOBJ_INSN_SIZE)
+				      : -1;
+			bk_error(obj,
+				 "key '%s' is referenced from section '%s', offset 0x%llx%s%s%s: a "
+				 "static key is not a map BPF code can use",
+				 obj->keys[k].name, sec->name,
+				 (unsigned long long)sec->rels[r].r_offset,
 				 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
 				 f >= 0 ? "')" : "");
 			errors++;
@@ -194,7 +211,8 @@ static struct triple *sort_triples(struct triple *triples, size_t count, size_t 
 		sorted[next[triples[t].key]++] = triples[t];
 	for (size_t start = 0, end; start < count; start = end) {
 		for (end = start + 1; end < count && sorted[end].key == sorted[start].key &&
-				      sorted[end].program_rank == sorted[start].program_rank; end++)
+				      sorted[end].program_rank == sorted[start].program_rank;
+		     end++)
 			;
 		elfobj_sort(&sorted[start], end - start, sizeof(*sorted), cmp_triple);
 	}
@@ -228,7 +246,8 @@ int bk_build_instances(struct bk_object *obj)
 	sort_obj = obj;
 	qsort(programs, program_count, sizeof(size_t), cmp_program_name);
 	for (size_t r = 1; r < program_count; r++)
-		if (strcmp(obj->functions[programs[r]].name, obj->functions[programs[r - 1]].name) == 0) {
+		if (strcmp(obj->functions[programs[r]].name,
+			   obj->functions[programs[r - 1]].name) == 0) {
 			bk_error(obj, "two programs named '%s' (sections '%s' and '%s')",
 				 obj->functions[programs[r]].name,
 				 obj->sections[obj->functions[programs[r - 1]].section].name,
@@ -249,9 +268,11 @@ int bk_build_instances(struct bk_object *obj)
 			for (size_t s = fn->first_site; s < fn->first_site + fn->site_count; s++) {
 				if (triple_count == triple_cap) {
 					triple_cap = triple_cap ? 2 * triple_cap : 64;
-					triples = bk_xrealloc(triples, triple_cap, sizeof(*triples));
+					triples =
+						bk_xrealloc(triples, triple_cap, sizeof(*triples));
 				}
-				triples[triple_count++] = (struct triple){obj->sites[s].key, r, s};
+				triples[triple_count++] =
+					(struct triple){ obj->sites[s].key, r, s };
 			}
 			for (size_t c = 0; c < fn->callee_count; c++)
 				if (seen[fn->callees[c]] != r + 1) {
@@ -267,9 +288,11 @@ int bk_build_instances(struct bk_object *obj)
 	obj->instance_site_count = triple_count;
 	obj->instances = bk_xcalloc(triple_count, sizeof(*obj->instances));
 	for (size_t t = 0; t < triple_count; t++) {
-		struct bk_instance *inst = obj->instance_count ? &obj->instances[obj->instance_count - 1] : NULL;
+		struct bk_instance *inst =
+			obj->instance_count ? &obj->instances[obj->instance_count - 1] : NULL;
 
-		if (!inst || inst->key != triples[t].key || inst->program != programs[triples[t].program_rank]) {
+		if (!inst || inst->key != triples[t].key ||
+		    inst->program != programs[triples[t].program_rank]) {
 			inst = &obj->instances[obj->instance_count++];
 			inst->key = triples[t].key;
 			inst->program = programs[triples[t].program_rank];
@@ -286,15 +309,19 @@ int bk_build_instances(struct bk_object *obj)
 		if (!key->is_static_key)
 			continue;
 		if (!key->site_count)
-			bk_warn(obj, "key '%s' is unused: no .static_keys entry names it", key->name);
+			bk_warn(obj, "key '%s' is unused: no .static_keys entry names it",
+				key->name);
 		else if (!key->instance_count)
 			bk_warn(obj, "key '%s' is unused: no program reaches its %zu site(s)",
 				key->name, key->site_count);
 	}
 	for (size_t i = 0; i < obj->function_count; i++)
 		if (obj->functions[i].site_count && !reached[i])
-			bk_warn(obj, "function '%s' (section '%s') has %zu static-key site(s) but no program calls it",
-				obj->functions[i].name, obj->sections[obj->functions[i].section].name,
+			bk_warn(obj,
+				"function '%s' (section '%s') has %zu static-key site(s) but no "
+				"program calls it",
+				obj->functions[i].name,
+				obj->sections[obj->functions[i].section].name,
 				obj->functions[i].site_count);
 out:
 	free(triples);
@@ -308,8 +335,7 @@ out:
 int bk_analyze(struct bk_object *obj)
 {
 	if (bk_read_keys(obj) || bk_build_functions(obj) || bk_build_callgraph(obj) ||
-	    bk_read_sites(obj) || bk_check_key_references(obj) ||
-	    bk_build_instances(obj))
+	    bk_read_sites(obj) || bk_check_key_references(obj) || bk_build_instances(obj))
 		return -1;
 	return 0;
 }

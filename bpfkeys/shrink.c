@@ -124,7 +124,8 @@ uint64_t bk_shrink_byte(const struct bk_shrink *shrink, size_t section, uint64_t
 	if (!l->moved)
 		return offset;
 	if (i >= l->count)
-		return l->new_index[l->count] * ELFOBJ_INSN_SIZE + (offset - l->count * ELFOBJ_INSN_SIZE);
+		return l->new_index[l->count] * ELFOBJ_INSN_SIZE +
+		       (offset - l->count * ELFOBJ_INSN_SIZE);
 	return l->new_index[i] * ELFOBJ_INSN_SIZE + (l->kept[i] ? offset % ELFOBJ_INSN_SIZE : 0);
 }
 
@@ -148,16 +149,20 @@ static int fix_relocated(struct bk_object *obj, const struct bk_shrink *shrink, 
 
 	/* only what code_roots made an entry can be retargeted */
 	if (insn->code == ELFOBJ_CALL_CODE && type == ELFOBJ_R_BPF_64_32 && !second_half) {
-		uint64_t target = sym->st_value / ELFOBJ_INSN_SIZE + (uint64_t)((int64_t)insn->imm + 1);
+		uint64_t target =
+			sym->st_value / ELFOBJ_INSN_SIZE + (uint64_t)((int64_t)insn->imm + 1);
 
 		insn->imm = (int32_t)((int64_t)shrink->layout[ts].new_index[target] -
 				      new_sym / ELFOBJ_INSN_SIZE - 1);
-	} else if (insn->code == ELFOBJ_LD_IMM64_CODE && type == ELFOBJ_R_BPF_64_64 && !second_half) {
+	} else if (insn->code == ELFOBJ_LD_IMM64_CODE && type == ELFOBJ_R_BPF_64_64 &&
+		   !second_half) {
 		uint64_t byte = sym->st_value + (uint64_t)(int64_t)insn->imm;
 
 		insn->imm = (int32_t)((int64_t)bk_shrink_byte(shrink, ts, byte) - new_sym);
 	} else {
-		bk_error(obj, "section '%s': offset 0x%llx: relocation of type %u against '%s', in code that lower shrinks: cannot move its target",
+		bk_error(obj,
+			 "section '%s': offset 0x%llx: relocation of type %u against '%s', in code "
+			 "that lower shrinks: cannot move its target",
 			 obj->sections[s].name, (unsigned long long)i * ELFOBJ_INSN_SIZE, type,
 			 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
 		return -1;
@@ -195,8 +200,7 @@ static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const str
 				insn.code = ELFOBJ_JA32_CODE;
 				insn.imm = (int32_t)rel16;
 			}
-		} else if (l->moved && is_jump_class(insn.code) &&
-			   BPF_OP(insn.code) != BPF_CALL &&
+		} else if (l->moved && is_jump_class(insn.code) && BPF_OP(insn.code) != BPF_CALL &&
 			   BPF_OP(insn.code) != BPF_EXIT) {
 			int64_t r = new_rel(l, i, jump_target(&insn, i));
 
@@ -205,8 +209,10 @@ static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const str
 			else
 				insn.off = (int16_t)r;
 		} else if (l->moved && !bk_find_rel(sec, i * ELFOBJ_INSN_SIZE, &nrel) &&
-			   ((insn.code == ELFOBJ_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL) ||
-			    (insn.code == ELFOBJ_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC))) {
+			   ((insn.code == ELFOBJ_CALL_CODE &&
+			     bk_insn_src(&insn) == BPF_PSEUDO_CALL) ||
+			    (insn.code == ELFOBJ_LD_IMM64_CODE &&
+			     bk_insn_src(&insn) == BPF_PSEUDO_FUNC))) {
 			insn.imm = (int32_t)new_rel(l, i, (int64_t)i + insn.imm + 1);
 		}
 		rel = bk_find_rel(sec, i * ELFOBJ_INSN_SIZE, &nrel);

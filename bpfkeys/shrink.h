@@ -14,10 +14,10 @@ struct code_scan {
 	const uint8_t *text;
 	uint64_t count;
 	bool has_sites;
-	bool *second_half;   /* [count]: second slot of an ld_imm64 */
-	bool *root;          /* [count] */
-	bool *reachable;     /* [count] */
-	size_t *site;        /* [count]: index in obj->sites, or NO_SITE */
+	bool *second_half; /* [count]: second slot of an ld_imm64 */
+	bool *root; /* [count] */
+	bool *reachable; /* [count] */
+	size_t *site; /* [count]: index in obj->sites, or NO_SITE */
 };
 
 static inline struct bk_insn insn_at(const struct code_scan *c, uint64_t i)
@@ -43,7 +43,8 @@ static inline int64_t jump_target(const struct bk_insn *insn, uint64_t i)
 
 static inline bool is_plain_ja(const struct bk_insn *insn)
 {
-	return (insn->code == ELFOBJ_JA_CODE || insn->code == ELFOBJ_JA32_CODE) && !bk_insn_src(insn);
+	return (insn->code == ELFOBJ_JA_CODE || insn->code == ELFOBJ_JA32_CODE) &&
+	       !bk_insn_src(insn);
 }
 
 /* shrink_reach.c */

@@ -31,7 +31,9 @@ static int add_root(struct bk_object *obj, struct code_scan *scan, size_t sectio
 	if (!c->has_sites)
 		return 0;
 	if (target < 0 || (uint64_t)target >= c->count || c->second_half[target]) {
-		bk_error(obj, "section '%s': offset 0x%llx: %s targets instruction %lld of section %s, which is not an instruction start: cannot remove dead code",
+		bk_error(obj,
+			 "section '%s': offset 0x%llx: %s targets instruction %lld of section %s, "
+			 "which is not an instruction start: cannot remove dead code",
 			 from, (unsigned long long)at, what, (long long)target,
 			 obj->sections[section].name);
 		return -1;
@@ -54,11 +56,14 @@ static int code_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
 
 		if (c->second_half[i])
 			continue;
-		if (insn.code == ELFOBJ_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL && !rel &&
+		if (insn.code == ELFOBJ_CALL_CODE && bk_insn_src(&insn) == BPF_PSEUDO_CALL &&
+		    !rel &&
 		    add_root(obj, scan, s, (int64_t)i + insn.imm + 1, sec->name, at, "call"))
 			return -1;
-		if (insn.code == ELFOBJ_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC && !rel &&
-		    add_root(obj, scan, s, (int64_t)i + insn.imm + 1, sec->name, at, "function address"))
+		if (insn.code == ELFOBJ_LD_IMM64_CODE && bk_insn_src(&insn) == BPF_PSEUDO_FUNC &&
+		    !rel &&
+		    add_root(obj, scan, s, (int64_t)i + insn.imm + 1, sec->name, at,
+			     "function address"))
 			return -1;
 		for (size_t r = 0; r < nrel; r++) {
 			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel[r].r_info)];
@@ -69,11 +74,14 @@ static int code_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
 				continue;
 			/* libbpf: a relocated call's callee is sym_off / 8 + imm + 1 */
 			if (insn.code == ELFOBJ_CALL_CODE)
-				byte = (int64_t)sym->st_value + ((int64_t)insn.imm + 1) * ELFOBJ_INSN_SIZE;
+				byte = (int64_t)sym->st_value +
+				       ((int64_t)insn.imm + 1) * ELFOBJ_INSN_SIZE;
 			/* any other kind of relocation into moving code is refused in write_code */
 			if ((insn.code == ELFOBJ_CALL_CODE || insn.code == ELFOBJ_LD_IMM64_CODE) &&
-			    add_root(obj, scan, target_sec, byte % ELFOBJ_INSN_SIZE ? -1 : byte / ELFOBJ_INSN_SIZE,
-				     sec->name, at, insn.code == ELFOBJ_CALL_CODE ? "call" : "function address"))
+			    add_root(obj, scan, target_sec,
+				     byte % ELFOBJ_INSN_SIZE ? -1 : byte / ELFOBJ_INSN_SIZE,
+				     sec->name, at,
+				     insn.code == ELFOBJ_CALL_CODE ? "call" : "function address"))
 				return -1;
 		}
 	}
@@ -101,8 +109,9 @@ static int data_roots(struct bk_object *obj, struct code_scan *scan, size_t s)
 
 		if (byte == (int64_t)obj->sections[target_sec].shdr.sh_size)
 			continue; /* the end of the code: stays the end */
-		if (add_root(obj, scan, target_sec, byte % ELFOBJ_INSN_SIZE ? -1 : byte / ELFOBJ_INSN_SIZE,
-			     sec->name, rel->r_offset, "relocation"))
+		if (add_root(obj, scan, target_sec,
+			     byte % ELFOBJ_INSN_SIZE ? -1 : byte / ELFOBJ_INSN_SIZE, sec->name,
+			     rel->r_offset, "relocation"))
 			return -1;
 	}
 	return 0;
@@ -132,7 +141,10 @@ static int successors(struct bk_object *obj, const struct code_scan *c, size_t s
 
 			if (sym->st_shndx && sym->st_shndx < obj->section_count &&
 			    strcmp(obj->sections[sym->st_shndx].name, ".jumptables") == 0) {
-				bk_error(obj, "section '%s': offset 0x%llx: loads jump table '%s' (gotox): removing dead code from a section with jump tables is not supported",
+				bk_error(obj,
+					 "section '%s': offset 0x%llx: loads jump table '%s' "
+					 "(gotox): removing dead code from a section with jump "
+					 "tables is not supported",
 					 sec->name, (unsigned long long)at,
 					 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
 				return -1;
@@ -145,25 +157,29 @@ static int successors(struct bk_object *obj, const struct code_scan *c, size_t s
 		next[(*n)++] = (int64_t)i + 1;
 		return 0;
 	}
-	switch BPF_OP(insn.code) {
-	case BPF_JA:
-		if (insn.code & BPF_X) {
-			bk_error(obj, "section '%s': offset 0x%llx: gotox (indirect jump): removing dead code around it is not supported",
-				 sec->name, (unsigned long long)at);
-			return -1;
+	switch
+		BPF_OP(insn.code)
+		{
+		case BPF_JA:
+			if (insn.code & BPF_X) {
+				bk_error(obj,
+					 "section '%s': offset 0x%llx: gotox (indirect jump): "
+					 "removing dead code around it is not supported",
+					 sec->name, (unsigned long long)at);
+				return -1;
+			}
+			next[(*n)++] = jump_target(&insn, i);
+			return 0;
+		case BPF_CALL:
+			next[(*n)++] = (int64_t)i + 1;
+			return 0;
+		case BPF_EXIT:
+			return 0;
+		default: /* conditional jumps, may_goto */
+			next[(*n)++] = (int64_t)i + 1;
+			next[(*n)++] = jump_target(&insn, i);
+			return 0;
 		}
-		next[(*n)++] = jump_target(&insn, i);
-		return 0;
-	case BPF_CALL:
-		next[(*n)++] = (int64_t)i + 1;
-		return 0;
-	case BPF_EXIT:
-		return 0;
-	default: /* conditional jumps, may_goto */
-		next[(*n)++] = (int64_t)i + 1;
-		next[(*n)++] = jump_target(&insn, i);
-		return 0;
-	}
 }
 
 int bk_shrink_reach(struct bk_object *obj, struct code_scan *c, size_t s, const bool *taken)
@@ -192,9 +208,12 @@ int bk_shrink_reach(struct bk_object *obj, struct code_scan *c, size_t s, const 
 			if (t == (int64_t)c->count && (t == (int64_t)i + 1 || t == (int64_t)i + 2))
 				continue; /* falls off the section: the verifier's to reject */
 			if (t < 0 || (uint64_t)t >= c->count || c->second_half[t]) {
-				bk_error(obj, "section '%s': offset 0x%llx: jump to instruction %lld, which is not an instruction start of the section: cannot remove dead code",
-					 obj->sections[s].name, (unsigned long long)i * ELFOBJ_INSN_SIZE,
-					 (long long)t);
+				bk_error(obj,
+					 "section '%s': offset 0x%llx: jump to instruction %lld, "
+					 "which is not an instruction start of the section: cannot "
+					 "remove dead code",
+					 obj->sections[s].name,
+					 (unsigned long long)i * ELFOBJ_INSN_SIZE, (long long)t);
 				err = -1;
 				break;
 			}
@@ -207,7 +226,6 @@ int bk_shrink_reach(struct bk_object *obj, struct code_scan *c, size_t s, const 
 	free(stack);
 	return err;
 }
-
 
 int bk_shrink_roots(struct bk_object *obj, struct code_scan *scan)
 {

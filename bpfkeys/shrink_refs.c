@@ -49,16 +49,20 @@ static unsigned addend_width(uint32_t type)
 	}
 }
 
-int bk_shrink_read_addend(const struct bk_object *obj, size_t s, const GElf_Rel *rel, int64_t *addend)
+int bk_shrink_read_addend(const struct bk_object *obj, size_t s, const GElf_Rel *rel,
+			  int64_t *addend)
 {
 	const struct bk_section *sec = &obj->sections[s];
 	unsigned width = addend_width((uint32_t)GELF_R_TYPE(rel->r_info));
 
 	if (!width || !sec->data || rel->r_offset > sec->shdr.sh_size - width ||
 	    sec->shdr.sh_size < width) {
-		bk_error(obj, "section '%s': offset 0x%llx: relocation of type %u against '%s' points into code that lower shrinks and cannot be moved",
+		bk_error(obj,
+			 "section '%s': offset 0x%llx: relocation of type %u against '%s' points "
+			 "into code that lower shrinks and cannot be moved",
 			 sec->name, (unsigned long long)rel->r_offset,
-			 (unsigned)GELF_R_TYPE(rel->r_info), obj->symbol_names[GELF_R_SYM(rel->r_info)]);
+			 (unsigned)GELF_R_TYPE(rel->r_info),
+			 obj->symbol_names[GELF_R_SYM(rel->r_info)]);
 		return -1;
 	}
 	if (width == 8) {
@@ -83,7 +87,8 @@ void bk_shrink_remap_symbol(void *ctx, Elf64_Sym *sym)
 	const struct bk_shrink *shrink = ctx;
 	uint64_t start, end;
 
-	if (ELF64_ST_TYPE(sym->st_info) == STT_SECTION || !in_moved_code(shrink->obj, shrink, sym->st_shndx))
+	if (ELF64_ST_TYPE(sym->st_info) == STT_SECTION ||
+	    !in_moved_code(shrink->obj, shrink, sym->st_shndx))
 		return;
 	start = bk_shrink_byte(shrink, sym->st_shndx, sym->st_value);
 	end = bk_shrink_byte(shrink, sym->st_shndx, sym->st_value + sym->st_size);
@@ -156,7 +161,10 @@ static void note_record(struct bk_shrink *shrink, uint64_t old_offset, uint64_t 
 						      sizeof(*shrink->btf_ext_records));
 	}
 	shrink->btf_ext_records[shrink->btf_ext_record_count++] = (struct bk_btf_ext_record){
-		.old_offset = old_offset, .new_offset = new_offset, .size = size, .kept = kept,
+		.old_offset = old_offset,
+		.new_offset = new_offset,
+		.size = size,
+		.kept = kept,
 	};
 }
 
@@ -186,7 +194,7 @@ static uint8_t *ext_room(struct ext_out *o, size_t n)
 /* One input record of a group and where its instruction goes. */
 struct ext_record {
 	const uint8_t *data;
-	uint64_t old_offset;   /* in the input .BTF.ext */
+	uint64_t old_offset; /* in the input .BTF.ext */
 	uint32_t insn_off, new_off;
 	uint32_t seq;
 	bool kept;
@@ -210,7 +218,8 @@ static int cmp_by_new(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static uint32_t emit(struct ext_out *o, const struct ext_record *r, uint32_t size, uint32_t insn_off)
+static uint32_t emit(struct ext_out *o, const struct ext_record *r, uint32_t size,
+		     uint32_t insn_off)
 {
 	uint8_t *at = ext_room(o, size);
 
@@ -260,8 +269,8 @@ static uint32_t lines_of_moved(struct ext_out *o, const struct bk_code_layout *l
 }
 
 /* func_info and CO-RE records of moved code: moved (CO-RE of a deleted instruction dropped). */
-static uint32_t records_of_moved(struct ext_out *o, const struct bk_shrink *shrink, size_t s, int block,
-				 struct ext_record *recs, uint32_t count, uint32_t size)
+static uint32_t records_of_moved(struct ext_out *o, const struct bk_shrink *shrink, size_t s,
+				 int block, struct ext_record *recs, uint32_t count, uint32_t size)
 {
 	const struct bk_code_layout *l = &shrink->layout[s];
 	uint32_t written = 0;
@@ -291,16 +300,20 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 {
 	size_t ext = bk_find_section(obj, BTF_EXT_SEC), cap = 0;
 	const struct bk_section *sec = &obj->sections[ext];
-	struct elfobj_btf_ext_header hdr = {0};
-	uint32_t *offs[ELFOBJ_BTF_EXT_BLOCKS] = {&hdr.func_info_off, &hdr.line_info_off, &hdr.core_relo_off};
-	uint32_t *lens[ELFOBJ_BTF_EXT_BLOCKS] = {&hdr.func_info_len, &hdr.line_info_len, &hdr.core_relo_len};
-	struct ext_out o = {0};
+	struct elfobj_btf_ext_header hdr = { 0 };
+	uint32_t *offs[ELFOBJ_BTF_EXT_BLOCKS] = { &hdr.func_info_off, &hdr.line_info_off,
+						  &hdr.core_relo_off };
+	uint32_t *lens[ELFOBJ_BTF_EXT_BLOCKS] = { &hdr.func_info_len, &hdr.line_info_len,
+						  &hdr.core_relo_len };
+	struct ext_out o = { 0 };
 
 	if (!ext || !obj->file.has_btf_ext)
 		return 0;
 	memcpy(&hdr, sec->data, sizeof(hdr) < sec->shdr.sh_size ? sizeof(hdr) : sec->shdr.sh_size);
 	if (hdr.hdr_len > sizeof(hdr)) {
-		bk_error(obj, "section '%s': header of %u bytes has fields this tool does not know: cannot move its records",
+		bk_error(obj,
+			 "section '%s': header of %u bytes has fields this tool does not know: "
+			 "cannot move its records",
 			 BTF_EXT_SEC, hdr.hdr_len);
 		return -1;
 	}
@@ -337,17 +350,20 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 			if (!in_moved_code(obj, shrink, s)) {
 				for (uint32_t r = 0; r < count; r++) {
 					recs[r].kept = true;
-					recs[r].new_off = emit(&o, &recs[r], block->record_size, recs[r].insn_off);
+					recs[r].new_off = emit(&o, &recs[r], block->record_size,
+							       recs[r].insn_off);
 				}
 				written = count;
 			} else if (b == ELFOBJ_BTF_EXT_LINE_INFO) {
-				written = lines_of_moved(&o, &shrink->layout[s], recs, count, block->record_size);
+				written = lines_of_moved(&o, &shrink->layout[s], recs, count,
+							 block->record_size);
 			} else {
-				written = records_of_moved(&o, shrink, s, b, recs, count, block->record_size);
+				written = records_of_moved(&o, shrink, s, b, recs, count,
+							   block->record_size);
 			}
 			for (uint32_t r = 0; r < count; r++)
-				note_record(shrink, recs[r].old_offset, recs[r].new_off, block->record_size,
-					    recs[r].kept, &cap);
+				note_record(shrink, recs[r].old_offset, recs[r].new_off,
+					    block->record_size, recs[r].kept, &cap);
 			free(recs);
 			if (!written) {
 				o.size = group;
@@ -361,8 +377,8 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 		*lens[b] = (uint32_t)(o.size - start);
 	}
 	memcpy(o.data, &hdr, hdr.hdr_len);
-	qsort(shrink->btf_ext_records, shrink->btf_ext_record_count, sizeof(*shrink->btf_ext_records),
-	      cmp_record);
+	qsort(shrink->btf_ext_records, shrink->btf_ext_record_count,
+	      sizeof(*shrink->btf_ext_records), cmp_record);
 	own(shrink, o.data);
 	edit->section_data[ext] = o.data;
 	edit->section_size[ext] = o.size;
@@ -371,7 +387,8 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 }
 
 /* Data sections' relocations into moved code: their in-place addends. */
-static int patch_addends(struct bk_object *obj, struct bk_shrink *shrink, struct bk_edit *edit, size_t s)
+static int patch_addends(struct bk_object *obj, struct bk_shrink *shrink, struct bk_edit *edit,
+			 size_t s)
 {
 	const struct bk_section *sec = &obj->sections[s];
 	uint8_t *data = NULL;
@@ -386,13 +403,17 @@ static int patch_addends(struct bk_object *obj, struct bk_shrink *shrink, struct
 		if (bk_shrink_read_addend(obj, s, rel, &addend))
 			return -1;
 		if (edit->section_data[s] && !data) {
-			bk_error(obj, "section '%s': both edited by lower and relocated against code it shrinks",
+			bk_error(obj,
+				 "section '%s': both edited by lower and relocated against code it "
+				 "shrinks",
 				 sec->name);
 			return -1;
 		}
 		if (!data)
-			data = own(shrink, memcpy(bk_xcalloc(sec->shdr.sh_size, 1), sec->data, sec->shdr.sh_size));
-		fixed = (int64_t)bk_shrink_byte(shrink, sym->st_shndx, sym->st_value + (uint64_t)addend) -
+			data = own(shrink, memcpy(bk_xcalloc(sec->shdr.sh_size, 1), sec->data,
+						  sec->shdr.sh_size));
+		fixed = (int64_t)bk_shrink_byte(shrink, sym->st_shndx,
+						sym->st_value + (uint64_t)addend) -
 			(int64_t)bk_shrink_byte(shrink, sym->st_shndx, sym->st_value);
 		if (addend_width((uint32_t)GELF_R_TYPE(rel->r_info)) == 8) {
 			memcpy(data + rel->r_offset, &fixed, 8);

@@ -54,9 +54,9 @@ static int add_section(struct elfobj_writer *w, const GElf_Shdr *shdr, void *buf
 
 /* What survives the edit, and the new section and symbol indices. */
 struct renumbering {
-	bool *drop, *drop_sym;		/* [section_count], [symbol_count] */
-	size_t *sec_map, *sym_map;	/* new index of each kept one */
-	size_t kept_syms, first_global;	/* symbols in the output, first non-local */
+	bool *drop, *drop_sym; /* [section_count], [symbol_count] */
+	size_t *sec_map, *sym_map; /* new index of each kept one */
+	size_t kept_syms, first_global; /* symbols in the output, first non-local */
 };
 
 static void renumbering_free(struct renumbering *r)
@@ -99,8 +99,8 @@ static int renumber(const struct bk_object *obj, const struct bk_edit *edit, str
 			const GElf_Sym *sym = &obj->symbols[j];
 
 			drop_sym[j] = edit->drop_symbol[j] ||
-				      (sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE &&
-				       drop[sym->st_shndx]);
+				      (sym->st_shndx != SHN_UNDEF &&
+				       sym->st_shndx < SHN_LORESERVE && drop[sym->st_shndx]);
 			symbols_changed |= drop_sym[j];
 		}
 		for (size_t i = 1; i < n; i++)
@@ -203,7 +203,8 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 				if (sym && drop_sym[sym])
 					continue;
 				if (edit->remap_offset && edit->section_data[shdr.sh_info] &&
-				    !edit->remap_offset(edit->remap_ctx, shdr.sh_info, &rel.r_offset))
+				    !edit->remap_offset(edit->remap_ctx, shdr.sh_info,
+							&rel.r_offset))
 					continue;
 				rel.r_info = ELF64_R_INFO(sym_map[sym], ELF64_R_TYPE(rel.r_info));
 				rels[m++] = rel;
@@ -223,7 +224,7 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 	}
 	for (size_t s = 0; s < edit->new_section_count; s++) {
 		const struct bk_new_section *ns = &edit->new_sections[s];
-		GElf_Shdr shdr = {0};
+		GElf_Shdr shdr = { 0 };
 
 		shdr.sh_name = new_name[s];
 		shdr.sh_type = ns->type;
@@ -245,8 +246,8 @@ out:
 int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char *out_path,
 	     int out_fd)
 {
-	struct renumbering r = {0};
-	struct buffers bufs = {0};
+	struct renumbering r = { 0 };
+	struct buffers bufs = { 0 };
 	Elf64_Ehdr header = obj->file.ehdr;
 	struct elfobj_writer w;
 	int err = renumber(obj, edit, &r);
@@ -276,7 +277,10 @@ int bk_write_resolved(struct bk_object *obj, const char *out_path, int out_fd)
 {
 	struct bk_edit edit;
 	struct bk_new_section section = {
-		.name = BPFKEYS_SECTION, .type = SHT_PROGBITS, .flags = 0, .align = 8,
+		.name = BPFKEYS_SECTION,
+		.type = SHT_PROGBITS,
+		.flags = 0,
+		.align = 8,
 	};
 	uint8_t *data = NULL;
 	int err;

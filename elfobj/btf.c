@@ -138,7 +138,8 @@ static int check_types(struct elfobj *obj)
 		if (elfobj_btf_visit_str_offs(t, check_str_off, obj->btf))
 			return fail(obj, ".BTF", "type id %u has a bad string offset", id);
 		if (btf_is_func(t) && !btf_is_func_proto(btf__type_by_id(obj->btf, t->type)))
-			return fail(obj, ".BTF", "FUNC type id %u does not point to a FUNC_PROTO", id);
+			return fail(obj, ".BTF", "FUNC type id %u does not point to a FUNC_PROTO",
+				    id);
 	}
 	return 0;
 }
@@ -157,13 +158,17 @@ static int read_btf_ext_header(struct elfobj *obj, const struct elfobj_section *
 		return fail(obj, sec->name, "bad magic %#x", hdr.magic);
 	if (hdr.version != 1)
 		return fail(obj, sec->name, "unsupported version %u", hdr.version);
-	if (hdr.hdr_len < offsetof(struct elfobj_btf_ext_header, core_relo_off) || hdr.hdr_len > size)
+	if (hdr.hdr_len < offsetof(struct elfobj_btf_ext_header, core_relo_off) ||
+	    hdr.hdr_len > size)
 		return fail(obj, sec->name, "bad header length %u", hdr.hdr_len);
 	if (hdr.hdr_len < sizeof(hdr))
 		hdr.core_relo_off = hdr.core_relo_len = 0;
-	offsets[0] = hdr.func_info_off; lengths[0] = hdr.func_info_len;
-	offsets[1] = hdr.line_info_off; lengths[1] = hdr.line_info_len;
-	offsets[2] = hdr.core_relo_off; lengths[2] = hdr.core_relo_len;
+	offsets[0] = hdr.func_info_off;
+	lengths[0] = hdr.func_info_len;
+	offsets[1] = hdr.line_info_off;
+	lengths[1] = hdr.line_info_len;
+	offsets[2] = hdr.core_relo_off;
+	lengths[2] = hdr.core_relo_len;
 	for (int i = 0; i < ELFOBJ_BTF_EXT_BLOCKS; i++) {
 		struct elfobj_btf_ext_block *block = &obj->btf_ext[i];
 		uint64_t start = (uint64_t)hdr.hdr_len + offsets[i];
@@ -207,30 +212,40 @@ static int check_btf_ext_record(struct elfobj *obj, int block, const char *sec_n
 		return fail(obj, ".BTF.ext", "record for '%s' has unaligned instruction offset %u",
 			    sec_name, fields[0]);
 	if (fields[0] >= code->shdr.sh_size)
-		return fail(obj, ".BTF.ext", "record for '%s' has instruction offset %u past the section end (%llu bytes)",
+		return fail(obj, ".BTF.ext",
+			    "record for '%s' has instruction offset %u past the section end (%llu "
+			    "bytes)",
 			    sec_name, fields[0], (unsigned long long)code->shdr.sh_size);
 	switch (block) {
 	case ELFOBJ_BTF_EXT_FUNC_INFO:
 		if (fields[1] == 0 || fields[1] >= type_count ||
 		    !btf_is_func(btf__type_by_id(obj->btf, fields[1])))
-			return fail(obj, ".BTF.ext", "func_info for '%s' refers to type id %u, not a FUNC", sec_name,
+			return fail(obj, ".BTF.ext",
+				    "func_info for '%s' refers to type id %u, not a FUNC", sec_name,
 				    fields[1]);
 		break;
 	case ELFOBJ_BTF_EXT_LINE_INFO:
-		if (!btf__str_by_offset(obj->btf, fields[1]) || !btf__str_by_offset(obj->btf, fields[2]))
-			return fail(obj, ".BTF.ext", "line_info for '%s' has bad string offsets", sec_name);
+		if (!btf__str_by_offset(obj->btf, fields[1]) ||
+		    !btf__str_by_offset(obj->btf, fields[2]))
+			return fail(obj, ".BTF.ext", "line_info for '%s' has bad string offsets",
+				    sec_name);
 		break;
 	case ELFOBJ_BTF_EXT_CORE_RELO:
-		if (fields[1] == 0 || fields[1] >= type_count || !btf__str_by_offset(obj->btf, fields[2]))
-			return fail(obj, ".BTF.ext", "CO-RE relocation for '%s' is malformed", sec_name);
+		if (fields[1] == 0 || fields[1] >= type_count ||
+		    !btf__str_by_offset(obj->btf, fields[2]))
+			return fail(obj, ".BTF.ext", "CO-RE relocation for '%s' is malformed",
+				    sec_name);
 		/* A VAR or DATASEC is no type a program can be relocated against
 		 * (clang never emits one), and a linker merges DATASECs, so such a
 		 * record could not keep its type. */
 		if (btf_is_var(btf__type_by_id(obj->btf, fields[1])) ||
 		    btf_is_datasec(btf__type_by_id(obj->btf, fields[1])))
-			return fail(obj, ".BTF.ext", "CO-RE relocation for '%s' at instruction offset %u refers to type id %u, a %s",
+			return fail(obj, ".BTF.ext",
+				    "CO-RE relocation for '%s' at instruction offset %u refers to "
+				    "type id %u, a %s",
 				    sec_name, fields[0], fields[1],
-				    btf_is_var(btf__type_by_id(obj->btf, fields[1])) ? "VAR" : "DATASEC");
+				    btf_is_var(btf__type_by_id(obj->btf, fields[1])) ? "VAR"
+										     : "DATASEC");
 		break;
 	}
 	return 0;
@@ -280,7 +295,8 @@ static int check_btf_ext_block(struct elfobj *obj, int index)
 				    sec_name);
 		code = code_section(obj, sec_name);
 		if (!code)
-			return fail(obj, ".BTF.ext", "records for '%s', which is not a code section of this object",
+			return fail(obj, ".BTF.ext",
+				    "records for '%s', which is not a code section of this object",
 				    sec_name);
 		for (uint32_t i = 0; i < count; i++, pos += block->record_size)
 			if (check_btf_ext_record(obj, index, sec_name, code, block->data + pos))

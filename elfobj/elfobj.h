@@ -33,8 +33,8 @@
 #define ELFOBJ_SHT_LLVM_ADDRSIG 0x6fff4c03
 #define ELFOBJ_INSN_SIZE 8
 /* instruction codes the tools test, from linux/bpf.h's classes and ops */
-#define ELFOBJ_JA_CODE (BPF_JMP | BPF_JA)	/* goto, goto_or_nop: 16-bit off */
-#define ELFOBJ_JA32_CODE (BPF_JMP32 | BPF_JA)	/* gotol, gotol_or_nop: 32-bit imm */
+#define ELFOBJ_JA_CODE (BPF_JMP | BPF_JA) /* goto, goto_or_nop: 16-bit off */
+#define ELFOBJ_JA32_CODE (BPF_JMP32 | BPF_JA) /* gotol, gotol_or_nop: 32-bit imm */
 #define ELFOBJ_CALL_CODE (BPF_JMP | BPF_CALL)
 #define ELFOBJ_LD_IMM64_CODE (BPF_LD | BPF_IMM | BPF_DW)
 
@@ -56,8 +56,8 @@
 #define ELFOBJ_R_BPF_64_32 10
 
 /* ---- diagnostics (diag.c) ---- */
-extern const char *elfobj_progname;	/* "bpfld", "bpfkeys" */
-extern bool elfobj_quiet;		/* no output at all (fuzzing) */
+extern const char *elfobj_progname; /* "bpfld", "bpfkeys" */
+extern bool elfobj_quiet; /* no output at all (fuzzing) */
 
 void elfobj_vreport(const char *file, const char *section, const char *kind, const char *fmt,
 		    va_list ap);
@@ -74,10 +74,10 @@ void elfobj_note(const char *file, const char *section, const char *fmt, ...)
 struct elfobj_section {
 	const char *name;
 	Elf64_Shdr shdr;
-	const uint8_t *data;	/* in the image (or an aligned copy of a misaligned
+	const uint8_t *data; /* in the image (or an aligned copy of a misaligned
 				 * relocation table); NULL for SHT_NOBITS and index 0 */
 	void *aligned_copy;
-	size_t rel_section;	/* index of the SHT_REL section relocating it, 0 if none */
+	size_t rel_section; /* index of the SHT_REL section relocating it, 0 if none */
 };
 
 /* .BTF.ext header (the kernel's and libbpf's layout; libbpf keeps it private). */
@@ -98,25 +98,29 @@ struct elfobj_btf_ext_header {
 /* One of the three .BTF.ext blocks: func_info, line_info, core_relo_info. */
 struct elfobj_btf_ext_block {
 	uint32_t record_size;
-	const uint8_t *data;	/* the first section header of the block */
+	const uint8_t *data; /* the first section header of the block */
 	size_t size;
 };
-enum { ELFOBJ_BTF_EXT_FUNC_INFO, ELFOBJ_BTF_EXT_LINE_INFO, ELFOBJ_BTF_EXT_CORE_RELO,
-       ELFOBJ_BTF_EXT_BLOCKS };
+enum {
+	ELFOBJ_BTF_EXT_FUNC_INFO,
+	ELFOBJ_BTF_EXT_LINE_INFO,
+	ELFOBJ_BTF_EXT_CORE_RELO,
+	ELFOBJ_BTF_EXT_BLOCKS
+};
 
 struct elfobj {
 	const char *path;
-	uint8_t *image;		/* the whole file (owned), NUL-padded by one byte */
+	uint8_t *image; /* the whole file (owned), NUL-padded by one byte */
 	size_t image_size;
-	Elf *elf;		/* libelf over image */
+	Elf *elf; /* libelf over image */
 	Elf64_Ehdr ehdr;
 	struct elfobj_section *sections;
 	size_t section_count;
 	size_t shstrndx, symtab, strtab;
-	Elf64_Sym *symbols;	/* 8-byte aligned copy of .symtab */
+	Elf64_Sym *symbols; /* 8-byte aligned copy of .symtab */
 	size_t symbol_count;
 	const char **symbol_names; /* a section symbol gets its section's name */
-	struct btf *btf;	/* .BTF, NULL if none */
+	struct btf *btf; /* .BTF, NULL if none */
 	bool has_btf_ext;
 	struct elfobj_btf_ext_block btf_ext[ELFOBJ_BTF_EXT_BLOCKS];
 };
@@ -168,8 +172,8 @@ const struct btf_type *elfobj_btf_skip_mods(const struct btf *btf, uint32_t id, 
 /* __uint(name, N) is `int (*name)[N]`: N of a member of that type; false for another shape. */
 bool elfobj_btf_map_uint(const struct btf *btf, uint32_t member_type, uint32_t *value);
 struct elfobj_map_kind {
-	uint32_t type;		/* 0 when absent or not of the __uint shape */
-	uint32_t map_extra;	/* likewise */
+	uint32_t type; /* 0 when absent or not of the __uint shape */
+	uint32_t map_extra; /* likewise */
 };
 /* false if def_type (a .maps VAR's type) is not a struct. */
 bool elfobj_map_kind(const struct btf *btf, uint32_t def_type, struct elfobj_map_kind *kind);
@@ -180,14 +184,14 @@ static inline bool elfobj_map_is_static_key(const struct elfobj_map_kind *kind)
 
 /* static_keys.c: the branches .static_keys describes, sorted by (section, insn). */
 struct elfobj_static_branch {
-	size_t entry;		/* index of its .static_keys entry */
-	size_t section;		/* code section of the branch and its target */
-	uint64_t insn;		/* instruction index of the branch in the section */
-	uint64_t target;	/* instruction index it jumps to */
-	size_t key_symbol;	/* symbol of the key (its definition is the tools' to check) */
-	bool likely;		/* entry flag */
-	bool jump_when_off;	/* polarity: nop_or_goto(l) */
-	bool wide;		/* gotol (32-bit) form */
+	size_t entry; /* index of its .static_keys entry */
+	size_t section; /* code section of the branch and its target */
+	uint64_t insn; /* instruction index of the branch in the section */
+	uint64_t target; /* instruction index it jumps to */
+	size_t key_symbol; /* symbol of the key (its definition is the tools' to check) */
+	bool likely; /* entry flag */
+	bool jump_when_off; /* polarity: nop_or_goto(l) */
+	bool wide; /* gotol (32-bit) form */
 };
 /* Checks every entry (all errors reported); *branches is malloc'd (NULL if none). */
 int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branch **branches,
@@ -219,12 +223,12 @@ bool elfobj_sorted(const void *base, size_t count, size_t size,
 
 /* ---- string table (strtab.c): bpfld's .strtab, the strings of .bpfkeys ---- */
 struct elfobj_strtab {
-	char *data;		/* offset 0 is "" */
+	char *data; /* offset 0 is "" */
 	size_t size, capacity;
-	uint32_t *slots;	/* open-addressing hash of offsets into data */
+	uint32_t *slots; /* open-addressing hash of offsets into data */
 	size_t slot_count, used;
 };
-uint64_t elfobj_hash_name(const char *s);	/* FNV-1a */
+uint64_t elfobj_hash_name(const char *s); /* FNV-1a */
 int elfobj_strtab_init(struct elfobj_strtab *table);
 void elfobj_strtab_free(struct elfobj_strtab *table);
 /* The offset of an identical string, added if needed; <0 (reported) on error. */
@@ -232,11 +236,11 @@ int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str);
 
 /* ---- output (output.c) ---- */
 struct elfobj_output {
-	const char *path;	/* as given (for messages) */
-	char *temp_path;	/* regular file: the temporary renamed into place */
-	char *target_path;	/* what is replaced: path, or what its symlink names */
-	bool stream;		/* a device or FIFO: the bytes are copied in at commit */
-	int fd;			/* seekable, for libelf */
+	const char *path; /* as given (for messages) */
+	char *temp_path; /* regular file: the temporary renamed into place */
+	char *target_path; /* what is replaced: path, or what its symlink names */
+	bool stream; /* a device or FIFO: the bytes are copied in at commit */
+	int fd; /* seekable, for libelf */
 };
 
 /* Opens a seekable file to lay the output out in; nothing at `path` changes yet. */
@@ -248,9 +252,9 @@ void elfobj_output_abort(struct elfobj_output *out);
 
 /* ---- writing (write.c) ---- */
 struct elfobj_writer {
-	const char *path;	/* -o as given (for messages) */
+	const char *path; /* -o as given (for messages) */
 	struct elfobj_output output;
-	bool caller_fd;		/* output.fd is the caller's: no commit, not closed */
+	bool caller_fd; /* output.fd is the caller's: no commit, not closed */
 	Elf *elf;
 };
 /*
@@ -262,7 +266,7 @@ struct elfobj_writer {
  */
 struct elfobj_out_section {
 	Elf64_Shdr shdr;
-	void *data;		/* ignored for SHT_NOBITS */
+	void *data; /* ignored for SHT_NOBITS */
 	size_t size;
 	Elf_Type data_type;
 };

@@ -35,12 +35,13 @@ int elfobj_output_open(struct elfobj_output *out, const char *path)
 		out->target_path = realpath(path, NULL);
 		if (out->target_path)
 			file = out->target_path;
-		else	/* dangling (created through the link), or a pipe behind /proc/self/fd */
+		else /* dangling (created through the link), or a pipe behind /proc/self/fd */
 			out->stream = true;
 	}
 	if (!out->stream && stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
-			return elfobj_error(path, NULL, "cannot write the output: it is a directory");
+			return elfobj_error(path, NULL,
+					    "cannot write the output: it is a directory");
 		out->stream = true;
 	}
 	if (out->stream) {
@@ -84,7 +85,8 @@ static int stream_into(struct elfobj_output *out)
 	int to = open(out->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 
 	if (to < 0)
-		return elfobj_error(out->path, NULL, "cannot open for writing: %s", strerror(errno));
+		return elfobj_error(out->path, NULL, "cannot open for writing: %s",
+				    strerror(errno));
 	if (lseek(out->fd, 0, SEEK_SET) < 0)
 		n = -1;
 	else
@@ -116,7 +118,7 @@ static int replace_file(const char *temp_path, const char *path)
 {
 #ifdef RENAME_EXCHANGE
 	if (renameat2(AT_FDCWD, temp_path, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
-		unlink(temp_path);	/* now the old file */
+		unlink(temp_path); /* now the old file */
 		return 0;
 	}
 	if (errno != ENOENT && errno != EINVAL && errno != ENOSYS)

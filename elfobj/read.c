@@ -20,12 +20,17 @@
 uint64_t elfobj_relocation_width(uint32_t type)
 {
 	switch (type) {
-	case ELFOBJ_R_BPF_64_64: return 16;	/* ld_imm64: two instructions */
-	case ELFOBJ_R_BPF_64_32: return 8;	/* call */
-	case ELFOBJ_R_BPF_64_ABS64: return 8;
+	case ELFOBJ_R_BPF_64_64:
+		return 16; /* ld_imm64: two instructions */
+	case ELFOBJ_R_BPF_64_32:
+		return 8; /* call */
+	case ELFOBJ_R_BPF_64_ABS64:
+		return 8;
 	case ELFOBJ_R_BPF_64_ABS32:
-	case ELFOBJ_R_BPF_64_NODYLD32: return 4;
-	default: return 0;
+	case ELFOBJ_R_BPF_64_NODYLD32:
+		return 4;
+	default:
+		return 0;
 	}
 }
 
@@ -87,14 +92,22 @@ const Elf64_Rel *elfobj_relocations(const struct elfobj *obj, size_t section, si
 static const char *type_name(uint32_t type)
 {
 	switch (type) {
-	case SHT_NULL: return "SHT_NULL";
-	case SHT_RELA: return "SHT_RELA";
-	case SHT_DYNAMIC: return "SHT_DYNAMIC";
-	case SHT_DYNSYM: return "SHT_DYNSYM";
-	case SHT_NOTE: return "SHT_NOTE";
-	case SHT_GROUP: return "SHT_GROUP";
-	case SHT_SYMTAB_SHNDX: return "SHT_SYMTAB_SHNDX";
-	default: return NULL;
+	case SHT_NULL:
+		return "SHT_NULL";
+	case SHT_RELA:
+		return "SHT_RELA";
+	case SHT_DYNAMIC:
+		return "SHT_DYNAMIC";
+	case SHT_DYNSYM:
+		return "SHT_DYNSYM";
+	case SHT_NOTE:
+		return "SHT_NOTE";
+	case SHT_GROUP:
+		return "SHT_GROUP";
+	case SHT_SYMTAB_SHNDX:
+		return "SHT_SYMTAB_SHNDX";
+	default:
+		return NULL;
 	}
 }
 
@@ -106,7 +119,7 @@ static bool string_table_ok(const struct elfobj_section *sec)
 
 struct extent {
 	uint64_t start, end;
-	size_t section;		/* SIZE_MAX: ELF header, SIZE_MAX - 1: section headers */
+	size_t section; /* SIZE_MAX: ELF header, SIZE_MAX - 1: section headers */
 };
 
 static int compare_extents(const void *a, const void *b)
@@ -152,14 +165,19 @@ static int check_layout(struct elfobj *obj)
 		return fail(obj, NULL, "out of memory");
 	extents[count++] = (struct extent){ 0, sizeof(Elf64_Ehdr), SIZE_MAX };
 	extents[count++] = (struct extent){ obj->ehdr.e_shoff,
-		obj->ehdr.e_shoff + (uint64_t)obj->section_count * sizeof(Elf64_Shdr), SIZE_MAX - 1 };
+					    obj->ehdr.e_shoff + (uint64_t)obj->section_count *
+									sizeof(Elf64_Shdr),
+					    SIZE_MAX - 1 };
 	for (size_t i = 1; i < obj->section_count; i++) {
 		const Elf64_Shdr *sh = &obj->sections[i].shdr;
 
 		if (sh->sh_type == SHT_NOBITS || sh->sh_size == 0)
 			continue;
-		if (sh->sh_offset > obj->image_size || sh->sh_size > obj->image_size - sh->sh_offset) {
-			err = fail(obj, NULL, "section [%zu] '%s': data [0x%llx, +0x%llx) is past the end of the file (%zu bytes): truncated file?",
+		if (sh->sh_offset > obj->image_size ||
+		    sh->sh_size > obj->image_size - sh->sh_offset) {
+			err = fail(obj, NULL,
+				   "section [%zu] '%s': data [0x%llx, +0x%llx) is past the end of "
+				   "the file (%zu bytes): truncated file?",
 				   i, early_section_name(obj, i), (unsigned long long)sh->sh_offset,
 				   (unsigned long long)sh->sh_size, obj->image_size);
 			goto out;
@@ -193,7 +211,8 @@ static int check_header(struct elfobj *obj)
 	if (ident[EI_CLASS] != ELFCLASS64)
 		return fail(obj, NULL, "not a 64-bit ELF file (ELFCLASS64 required)");
 	if (ident[EI_DATA] != ELFDATA2LSB)
-		return fail(obj, NULL, "byte order %s is not supported: BPF objects here are little endian",
+		return fail(obj, NULL,
+			    "byte order %s is not supported: BPF objects here are little endian",
 			    ident[EI_DATA] == ELFDATA2MSB ? "big endian" : "(invalid)");
 	if (obj->image_size < sizeof(Elf64_Ehdr))
 		return fail(obj, NULL, "truncated file: %zu bytes, smaller than an ELF header",
@@ -213,10 +232,12 @@ static int check_header(struct elfobj *obj)
 	/* e_shnum 0 with a table means extended numbering (count in section 0) */
 	if (obj->ehdr.e_shnum == 0 || obj->ehdr.e_shnum >= SHN_LORESERVE ||
 	    obj->ehdr.e_shstrndx == SHN_XINDEX)
-		return fail(obj, NULL, "no sections, or extended section numbering (not supported)");
+		return fail(obj, NULL,
+			    "no sections, or extended section numbering (not supported)");
 	if (obj->ehdr.e_shoff > obj->image_size ||
 	    (obj->image_size - obj->ehdr.e_shoff) / sizeof(Elf64_Shdr) < obj->ehdr.e_shnum)
-		return fail(obj, NULL, "section header table past the end of the file: truncated file?");
+		return fail(obj, NULL,
+			    "section header table past the end of the file: truncated file?");
 	obj->elf = elf_memory((char *)obj->image, obj->image_size);
 	if (!obj->elf || elf_kind(obj->elf) != ELF_K_ELF)
 		return fail(obj, NULL, "cannot parse ELF: %s", elf_errmsg(-1));
@@ -254,7 +275,8 @@ static int check_sections(struct elfobj *obj)
 	}
 	names = &obj->sections[obj->shstrndx];
 	if (!string_table_ok(names))
-		return fail(obj, NULL, "section name table [%zu] is not a NUL-terminated string table",
+		return fail(obj, NULL,
+			    "section name table [%zu] is not a NUL-terminated string table",
 			    obj->shstrndx);
 	for (size_t i = 1; i < obj->section_count; i++) {
 		struct elfobj_section *sec = &obj->sections[i];
@@ -262,8 +284,9 @@ static int check_sections(struct elfobj *obj)
 		const char *kind;
 
 		if (sh->sh_name >= names->shdr.sh_size)
-			return fail(obj, NULL, "section [%zu]: name offset %u is outside the name table",
-				    i, sh->sh_name);
+			return fail(obj, NULL,
+				    "section [%zu]: name offset %u is outside the name table", i,
+				    sh->sh_name);
 		sec->name = (const char *)names->data + sh->sh_name;
 		if (!sec->name[0])
 			return fail(obj, NULL, "section [%zu] has an empty name", i);
@@ -278,14 +301,15 @@ static int check_sections(struct elfobj *obj)
 		default:
 			kind = type_name(sh->sh_type);
 			if (kind)
-				return fail(obj, sec->name, "%s sections are not part of BPF objects",
-					    kind);
+				return fail(obj, sec->name,
+					    "%s sections are not part of BPF objects", kind);
 			return fail(obj, sec->name, "unknown section type 0x%x", sh->sh_type);
 		}
 		if (sh->sh_flags & SHF_COMPRESSED)
 			return fail(obj, sec->name, "compressed sections are not supported");
 		if (sh->sh_addralign > 4096 || (sh->sh_addralign & (sh->sh_addralign - 1)))
-			return fail(obj, sec->name, "alignment %llu is not a power of two up to 4096",
+			return fail(obj, sec->name,
+				    "alignment %llu is not a power of two up to 4096",
 				    (unsigned long long)sh->sh_addralign);
 		if (sh->sh_type == SHT_PROGBITS && (sh->sh_flags & SHF_EXECINSTR) &&
 		    sh->sh_size % ELFOBJ_INSN_SIZE)
@@ -321,7 +345,8 @@ static int check_symbols(struct elfobj *obj)
 	const struct elfobj_section *symtab = &obj->sections[obj->symtab], *strtab;
 	size_t first_global = symtab->shdr.sh_info;
 
-	if (symtab->shdr.sh_entsize != sizeof(Elf64_Sym) || symtab->shdr.sh_size % sizeof(Elf64_Sym))
+	if (symtab->shdr.sh_entsize != sizeof(Elf64_Sym) ||
+	    symtab->shdr.sh_size % sizeof(Elf64_Sym))
 		return fail(obj, symtab->name, "bad symbol table entry size");
 	if (!symtab->shdr.sh_link || symtab->shdr.sh_link >= obj->section_count ||
 	    !string_table_ok(&obj->sections[symtab->shdr.sh_link]))
@@ -333,7 +358,8 @@ static int check_symbols(struct elfobj *obj)
 	if (!obj->symbol_count)
 		return fail(obj, symtab->name, "empty symbol table");
 	if (first_global == 0 || first_global > obj->symbol_count)
-		return fail(obj, symtab->name, "sh_info %zu is not the index of the first non-local symbol",
+		return fail(obj, symtab->name,
+			    "sh_info %zu is not the index of the first non-local symbol",
 			    first_global);
 	obj->symbols = malloc(symtab->shdr.sh_size);
 	obj->symbol_names = calloc(obj->symbol_count, sizeof(*obj->symbol_names));
@@ -356,62 +382,74 @@ static int check_symbols(struct elfobj *obj)
 		name = (const char *)strtab->data + sym->st_name;
 		obj->symbol_names[i] = name;
 		if (bind != STB_LOCAL && bind != STB_GLOBAL && bind != STB_WEAK)
-			return fail(obj, symtab->name, "symbol '%s': unsupported binding %d", name, bind);
+			return fail(obj, symtab->name, "symbol '%s': unsupported binding %d", name,
+				    bind);
 		if ((bind == STB_LOCAL) != (i < first_global))
-			return fail(obj, symtab->name, "symbol '%s' (#%zu): %s symbol %s the first non-local (#%zu)",
+			return fail(obj, symtab->name,
+				    "symbol '%s' (#%zu): %s symbol %s the first non-local (#%zu)",
 				    name, i, bind == STB_LOCAL ? "local" : "non-local",
 				    bind == STB_LOCAL ? "after" : "before", first_global);
 		if (type != STT_NOTYPE && type != STT_OBJECT && type != STT_FUNC &&
 		    type != STT_SECTION && type != STT_FILE)
-			return fail(obj, symtab->name, "symbol '%s': unsupported type %d", name, type);
+			return fail(obj, symtab->name, "symbol '%s': unsupported type %d", name,
+				    type);
 		if (ELF64_ST_VISIBILITY(sym->st_other) != STV_DEFAULT &&
 		    ELF64_ST_VISIBILITY(sym->st_other) != STV_HIDDEN)
-			return fail(obj, symtab->name, "symbol '%s': unsupported visibility %d", name,
-				    ELF64_ST_VISIBILITY(sym->st_other));
+			return fail(obj, symtab->name, "symbol '%s': unsupported visibility %d",
+				    name, ELF64_ST_VISIBILITY(sym->st_other));
 		if (sym->st_shndx == SHN_UNDEF) {
-			if (type != STT_NOTYPE || bind == STB_LOCAL || sym->st_value || sym->st_size)
+			if (type != STT_NOTYPE || bind == STB_LOCAL || sym->st_value ||
+			    sym->st_size)
 				return fail(obj, symtab->name,
-					    "symbol '%s': an undefined symbol must be a global NOTYPE with value and size 0",
+					    "symbol '%s': an undefined symbol must be a global "
+					    "NOTYPE with value and size 0",
 					    name);
 			continue;
 		}
 		if (sym->st_shndx == SHN_ABS) {
 			if (type == STT_SECTION || type == STT_FUNC)
-				return fail(obj, symtab->name, "symbol '%s': a %s symbol cannot be absolute",
-					    name, type == STT_SECTION ? "section" : "function");
+				return fail(obj, symtab->name,
+					    "symbol '%s': a %s symbol cannot be absolute", name,
+					    type == STT_SECTION ? "section" : "function");
 			continue;
 		}
 		if (type == STT_FILE)
 			return fail(obj, symtab->name, "file symbol '%s' must be absolute", name);
 		if (sym->st_shndx >= SHN_LORESERVE)
-			return fail(obj, symtab->name, "symbol '%s': reserved section index 0x%x is not supported",
+			return fail(obj, symtab->name,
+				    "symbol '%s': reserved section index 0x%x is not supported",
 				    name, sym->st_shndx);
 		if (sym->st_shndx >= obj->section_count)
-			return fail(obj, symtab->name, "symbol '%s': section index %u does not exist",
-				    name, sym->st_shndx);
+			return fail(obj, symtab->name,
+				    "symbol '%s': section index %u does not exist", name,
+				    sym->st_shndx);
 		target = &obj->sections[sym->st_shndx];
 		if (!holds_data(target))
-			return fail(obj, symtab->name, "symbol '%s' is defined in section '%s', which holds no program data",
+			return fail(obj, symtab->name,
+				    "symbol '%s' is defined in section '%s', which holds no "
+				    "program data",
 				    name, target->name);
 		if (type == STT_SECTION) {
 			if (sym->st_value || sym->st_size)
-				return fail(obj, symtab->name, "section symbol #%zu has a value or size", i);
+				return fail(obj, symtab->name,
+					    "section symbol #%zu has a value or size", i);
 			obj->symbol_names[i] = target->name;
 			continue;
 		}
 		if (sym->st_value > target->shdr.sh_size ||
 		    sym->st_size > target->shdr.sh_size - sym->st_value)
 			return fail(obj, target->name,
-				    "symbol '%s' [0x%llx, +0x%llx) lies outside the section (0x%llx bytes)",
+				    "symbol '%s' [0x%llx, +0x%llx) lies outside the section "
+				    "(0x%llx bytes)",
 				    name, (unsigned long long)sym->st_value,
 				    (unsigned long long)sym->st_size,
 				    (unsigned long long)target->shdr.sh_size);
 		if (type == STT_FUNC && !(target->shdr.sh_flags & SHF_EXECINSTR))
-			return fail(obj, target->name, "function symbol '%s' is in a non-executable section",
-				    name);
+			return fail(obj, target->name,
+				    "function symbol '%s' is in a non-executable section", name);
 		if (type == STT_FUNC && sym->st_value % ELFOBJ_INSN_SIZE)
-			return fail(obj, target->name, "function symbol '%s' is not instruction aligned",
-				    name);
+			return fail(obj, target->name,
+				    "function symbol '%s' is not instruction aligned", name);
 	}
 	return 0;
 }
@@ -425,7 +463,8 @@ static int check_relocation_section(struct elfobj *obj, size_t index)
 	if (sec->shdr.sh_entsize != sizeof(Elf64_Rel) || sec->shdr.sh_size % sizeof(Elf64_Rel))
 		return fail(obj, sec->name, "bad relocation entry size");
 	if (sec->shdr.sh_link != obj->symtab)
-		return fail(obj, sec->name, "sh_link %u is not the symbol table", sec->shdr.sh_link);
+		return fail(obj, sec->name, "sh_link %u is not the symbol table",
+			    sec->shdr.sh_link);
 	if (!sec->shdr.sh_info || sec->shdr.sh_info >= obj->section_count)
 		return fail(obj, sec->name, "relocates missing section #%u", sec->shdr.sh_info);
 	target = &obj->sections[sec->shdr.sh_info];
@@ -450,22 +489,28 @@ static int check_relocation_section(struct elfobj *obj, size_t index)
 		type = ELF64_R_TYPE(rel.r_info);
 		width = elfobj_relocation_width(type);
 		if (!width)
-			return fail(obj, sec->name, "relocation #%zu has unsupported type %u", i, type);
+			return fail(obj, sec->name, "relocation #%zu has unsupported type %u", i,
+				    type);
 		if (!sym || sym >= obj->symbol_count)
-			return fail(obj, sec->name, "relocation #%zu at 0x%llx: symbol #%zu does not exist",
-				    i, (unsigned long long)rel.r_offset, sym);
-		if (rel.r_offset > target->shdr.sh_size || width > target->shdr.sh_size - rel.r_offset)
 			return fail(obj, sec->name,
-				    "relocation #%zu at 0x%llx patches past the end of '%s' (0x%llx bytes)",
+				    "relocation #%zu at 0x%llx: symbol #%zu does not exist", i,
+				    (unsigned long long)rel.r_offset, sym);
+		if (rel.r_offset > target->shdr.sh_size ||
+		    width > target->shdr.sh_size - rel.r_offset)
+			return fail(obj, sec->name,
+				    "relocation #%zu at 0x%llx patches past the end of '%s' "
+				    "(0x%llx bytes)",
 				    i, (unsigned long long)rel.r_offset, target->name,
 				    (unsigned long long)target->shdr.sh_size);
 		if (target->shdr.sh_flags & SHF_EXECINSTR) {
 			if (rel.r_offset % ELFOBJ_INSN_SIZE)
-				return fail(obj, sec->name, "relocation #%zu at 0x%llx is not instruction aligned",
+				return fail(obj, sec->name,
+					    "relocation #%zu at 0x%llx is not instruction aligned",
 					    i, (unsigned long long)rel.r_offset);
 		} else if (type == ELFOBJ_R_BPF_64_64 || type == ELFOBJ_R_BPF_64_32) {
 			return fail(obj, sec->name,
-				    "relocation #%zu: instruction relocation type %u in data section '%s'",
+				    "relocation #%zu: instruction relocation type %u in data "
+				    "section '%s'",
 				    i, type, target->name);
 		}
 	}
@@ -528,7 +573,8 @@ int elfobj_open(struct elfobj *obj, const char *path)
 		if (n <= 0) {
 			close(fd);
 			free(image);
-			return fail(obj, NULL, "cannot read: %s", n ? strerror(errno) : "the file shrank");
+			return fail(obj, NULL, "cannot read: %s",
+				    n ? strerror(errno) : "the file shrank");
 		}
 		done += (size_t)n;
 	}

@@ -23,7 +23,8 @@ static const char *const field_names[3] = { "insn_off", "target_off", "key" };
  * in-place section offset" in an ET_REL BPF object.
  */
 static const char *const type_names[3] = { "R_BPF_64_NODYLD32 or R_BPF_64_ABS32",
-					   "R_BPF_64_NODYLD32 or R_BPF_64_ABS32", "R_BPF_64_ABS64" };
+					   "R_BPF_64_NODYLD32 or R_BPF_64_ABS32",
+					   "R_BPF_64_ABS64" };
 
 static bool field_accepts(int field, uint32_t type)
 {
@@ -46,14 +47,15 @@ const char *elfobj_function_at(const struct elfobj *obj, size_t section, uint64_
 
 struct entry_check {
 	const struct elfobj *obj;
-	const char *sec;	/* ".static_keys" */
+	const char *sec; /* ".static_keys" */
 	size_t entry;
 	const char *key;
 };
 
-#define entry_error(c, fmt, ...)                                                              \
-	elfobj_error((c)->obj->path, (c)->sec, "entry %zu (offset 0x%zx): key '%s': " fmt,     \
-		     (c)->entry, (c)->entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE, (c)->key, ##__VA_ARGS__)
+#define entry_error(c, fmt, ...)                                                           \
+	elfobj_error((c)->obj->path, (c)->sec, "entry %zu (offset 0x%zx): key '%s': " fmt, \
+		     (c)->entry, (c)->entry *ELFOBJ_STATIC_KEY_ENTRY_SIZE, (c)->key,       \
+		     ##__VA_ARGS__)
 
 /*
  * An entry error about the instruction at insn_off, prefixed with the function
@@ -75,8 +77,8 @@ static int site_error(const struct entry_check *c, size_t section, uint32_t insn
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (function)
-		return entry_error(c, "function '%s' (section '%s', offset 0x%x): %s", function, code,
-				   insn_off, what);
+		return entry_error(c, "function '%s' (section '%s', offset 0x%x): %s", function,
+				   code, insn_off, what);
 	return entry_error(c, "section '%s', offset 0x%x: %s", code, insn_off, what);
 }
 
@@ -99,33 +101,40 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	memcpy(&target_off, raw + 4, 4);
 	memcpy(&flags, raw + 8, 8);
 	for (int i = 0; i < 2; i++) {
-		if (ELF64_ST_TYPE(sym[i]->st_info) != STT_SECTION || sym[i]->st_shndx == SHN_UNDEF ||
-		    sym[i]->st_shndx >= SHN_LORESERVE ||
+		if (ELF64_ST_TYPE(sym[i]->st_info) != STT_SECTION ||
+		    sym[i]->st_shndx == SHN_UNDEF || sym[i]->st_shndx >= SHN_LORESERVE ||
 		    obj->sections[sym[i]->st_shndx].shdr.sh_type != SHT_PROGBITS ||
 		    !(obj->sections[sym[i]->st_shndx].shdr.sh_flags & SHF_EXECINSTR))
-			return entry_error(c, "field %s is relocated against '%s', not the section symbol of a code section",
-					   field_names[i], obj->symbol_names[ELF64_R_SYM(rel[i]->r_info)]);
+			return entry_error(c,
+					   "field %s is relocated against '%s', not the section "
+					   "symbol of a code section",
+					   field_names[i],
+					   obj->symbol_names[ELF64_R_SYM(rel[i]->r_info)]);
 	}
 	if (sym[0]->st_shndx != sym[1]->st_shndx)
-		return entry_error(c, "branch (section '%s') and target (section '%s') are in different sections",
-				   obj->sections[sym[0]->st_shndx].name,
-				   obj->sections[sym[1]->st_shndx].name);
+		return entry_error(
+			c,
+			"branch (section '%s') and target (section '%s') are in different sections",
+			obj->sections[sym[0]->st_shndx].name, obj->sections[sym[1]->st_shndx].name);
 	if (flags & ~ELFOBJ_STATIC_KEY_ENTRY_LIKELY)
 		return entry_error(c, "unknown flags 0x%llx", (unsigned long long)flags);
 	code = &obj->sections[sym[0]->st_shndx];
 	if (insn_off % ELFOBJ_INSN_SIZE || insn_off >= code->shdr.sh_size)
-		return entry_error(c, "section '%s', offset 0x%x: site is misaligned or outside the section",
-				   code->name, insn_off);
+		return entry_error(
+			c, "section '%s', offset 0x%x: site is misaligned or outside the section",
+			code->name, insn_off);
 	memcpy(insn, code->data + insn_off, sizeof(insn));
 	src = insn[1] >> 4;
 	dst = insn[1] & 0xf;
 	memcpy(&off, insn + 2, 2);
 	memcpy(&imm, insn + 4, 4);
 	if ((insn[0] != ELFOBJ_JA_CODE && insn[0] != ELFOBJ_JA32_CODE) || dst != 0 ||
-	    (src != BPF_STATIC_BRANCH_JA && src != (BPF_STATIC_BRANCH_JA | BPF_STATIC_BRANCH_NOP)) ||
+	    (src != BPF_STATIC_BRANCH_JA &&
+	     src != (BPF_STATIC_BRANCH_JA | BPF_STATIC_BRANCH_NOP)) ||
 	    (insn[0] == ELFOBJ_JA_CODE && imm != 0) || (insn[0] == ELFOBJ_JA32_CODE && off != 0))
 		return site_error(c, sym[0]->st_shndx, insn_off,
-				  "instruction (code 0x%02x, regs 0x%02x, off %d, imm %d) is not a static branch",
+				  "instruction (code 0x%02x, regs 0x%02x, off %d, imm %d) is not a "
+				  "static branch",
 				  insn[0], insn[1], off, imm);
 	branch->section = sym[0]->st_shndx;
 	branch->insn = insn_off / ELFOBJ_INSN_SIZE;
@@ -135,21 +144,24 @@ static int read_entry(struct entry_check *c, const uint8_t *raw, const Elf64_Rel
 	target = (int64_t)branch->insn + 1 + (branch->wide ? imm : off);
 	if (target_off % ELFOBJ_INSN_SIZE || target != (int64_t)(target_off / ELFOBJ_INSN_SIZE))
 		return site_error(c, sym[0]->st_shndx, insn_off,
-				  "entry target offset 0x%x differs from the instruction's jump target 0x%llx",
+				  "entry target offset 0x%x differs from the instruction's jump "
+				  "target 0x%llx",
 				  target_off, (unsigned long long)target * ELFOBJ_INSN_SIZE);
 	if (target < 0 || (uint64_t)target >= code->shdr.sh_size / ELFOBJ_INSN_SIZE)
-		return site_error(c, sym[0]->st_shndx, insn_off, "jump target 0x%llx is outside the section",
+		return site_error(c, sym[0]->st_shndx, insn_off,
+				  "jump target 0x%llx is outside the section",
 				  (unsigned long long)target * ELFOBJ_INSN_SIZE);
 	branch->target = (uint64_t)target;
 	if (branch->likely != branch->jump_when_off)
-		return site_error(c, sym[0]->st_shndx, insn_off, "entry says %s but the instruction is %s",
-				  branch->likely ? "likely" : "unlikely",
-				  branch->jump_when_off ?
-				  (branch->wide ? "nop_or_gotol (likely)" : "nop_or_goto (likely)") :
-				  (branch->wide ? "gotol_or_nop (unlikely)" : "goto_or_nop (unlikely)"));
+		return site_error(
+			c, sym[0]->st_shndx, insn_off, "entry says %s but the instruction is %s",
+			branch->likely ? "likely" : "unlikely",
+			branch->jump_when_off
+				? (branch->wide ? "nop_or_gotol (likely)" : "nop_or_goto (likely)")
+				: (branch->wide ? "gotol_or_nop (unlikely)"
+						: "goto_or_nop (unlikely)"));
 	return 0;
 }
-
 
 static int compare_branches(const void *a, const void *b)
 {
@@ -177,19 +189,22 @@ static int check_relocations(const struct elfobj *obj, const struct elfobj_secti
 		size_t entry = off / ELFOBJ_STATIC_KEY_ENTRY_SIZE;
 
 		if (off >= keys->shdr.sh_size || field < 0) {
-			errors += elfobj_error(obj->path, rel_name,
-					       "relocation at offset 0x%llx is not on an entry field",
-					       (unsigned long long)off) != 0;
+			errors +=
+				elfobj_error(obj->path, rel_name,
+					     "relocation at offset 0x%llx is not on an entry field",
+					     (unsigned long long)off) != 0;
 			continue;
 		}
 		if (!field_accepts(field, type))
 			errors += elfobj_error(obj->path, rel_name,
-					       "entry %zu (offset 0x%zx): field %s: relocation type %u, expected %s",
+					       "entry %zu (offset 0x%zx): field %s: relocation "
+					       "type %u, expected %s",
 					       entry, entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
 					       field_names[field], type, type_names[field]) != 0;
 		if (by_field[entry][field])
 			errors += elfobj_error(obj->path, rel_name,
-					       "entry %zu (offset 0x%zx): field %s has more than one relocation",
+					       "entry %zu (offset 0x%zx): field %s has more than "
+					       "one relocation",
 					       entry, entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
 					       field_names[field]) != 0;
 		by_field[entry][field] = &rels[i];
@@ -203,7 +218,7 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	const struct elfobj_section *keys = NULL;
 	const Elf64_Rel *(*by_field)[3] = NULL;
 	const Elf64_Rel *rels;
-	Elf64_Rel *sorted = NULL;	/* a sorted copy, if the file's are out of order */
+	Elf64_Rel *sorted = NULL; /* a sorted copy, if the file's are out of order */
 	size_t count, rel_count = 0;
 	int errors = 0;
 
@@ -213,7 +228,8 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 		if (strcmp(obj->sections[i].name, ELFOBJ_STATIC_KEYS_SECTION))
 			continue;
 		if (keys)
-			return elfobj_error(obj->path, ELFOBJ_STATIC_KEYS_SECTION, "more than one .static_keys section");
+			return elfobj_error(obj->path, ELFOBJ_STATIC_KEYS_SECTION,
+					    "more than one .static_keys section");
 		keys = &obj->sections[i];
 	}
 	if (!keys)
@@ -221,14 +237,15 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	if (keys->shdr.sh_type != SHT_PROGBITS)
 		return elfobj_error(obj->path, keys->name, "not SHT_PROGBITS");
 	if (keys->shdr.sh_size % ELFOBJ_STATIC_KEY_ENTRY_SIZE)
-		return elfobj_error(obj->path, keys->name, "size %llu is not a multiple of the %d-byte entry",
-				    (unsigned long long)keys->shdr.sh_size, ELFOBJ_STATIC_KEY_ENTRY_SIZE);
+		return elfobj_error(
+			obj->path, keys->name, "size %llu is not a multiple of the %d-byte entry",
+			(unsigned long long)keys->shdr.sh_size, ELFOBJ_STATIC_KEY_ENTRY_SIZE);
 	count = keys->shdr.sh_size / ELFOBJ_STATIC_KEY_ENTRY_SIZE;
 	if (!count)
 		return 0;
 	if (!keys->rel_section)
-		return elfobj_error(obj->path, keys->name, "has %zu entries but no .rel.static_keys",
-				    count);
+		return elfobj_error(obj->path, keys->name,
+				    "has %zu entries but no .rel.static_keys", count);
 	/* in offset order, so that messages come in entry order */
 	rels = elfobj_sorted_relocations(obj, (size_t)(keys - obj->sections), &rel_count, &sorted);
 	by_field = calloc(count, sizeof(*by_field));
@@ -250,9 +267,11 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 			if (!by_field[e][f])
 				missing = f;
 		if (missing >= 0) {
-			errors += elfobj_error(obj->path, keys->name,
-					       "entry %zu (offset 0x%zx): field %s has no relocation",
-					       e, e * ELFOBJ_STATIC_KEY_ENTRY_SIZE, field_names[missing]) != 0;
+			errors +=
+				elfobj_error(obj->path, keys->name,
+					     "entry %zu (offset 0x%zx): field %s has no relocation",
+					     e, e * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
+					     field_names[missing]) != 0;
 			continue;
 		}
 		branch->entry = e;
@@ -272,9 +291,11 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 
 		if (a->section == b->section && a->insn == b->insn)
 			errors += elfobj_error(obj->path, keys->name,
-					       "entries %zu and %zu (keys '%s' and '%s') are for one instruction (section '%s', offset 0x%llx)",
+					       "entries %zu and %zu (keys '%s' and '%s') are for "
+					       "one instruction (section '%s', offset 0x%llx)",
 					       a->entry, b->entry, obj->symbol_names[a->key_symbol],
-					       obj->symbol_names[b->key_symbol], obj->sections[a->section].name,
+					       obj->symbol_names[b->key_symbol],
+					       obj->sections[a->section].name,
 					       (unsigned long long)a->insn * ELFOBJ_INSN_SIZE) != 0;
 	}
 out:

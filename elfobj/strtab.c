@@ -13,7 +13,7 @@
 
 uint64_t elfobj_hash_name(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
 
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
@@ -40,7 +40,7 @@ int elfobj_strtab_init(struct elfobj_strtab *table)
 		elfobj_strtab_free(table);
 		return elfobj_error(NULL, NULL, "out of memory");
 	}
-	table->size = 1;	/* offset 0 is the empty string */
+	table->size = 1; /* offset 0 is the empty string */
 	return 0;
 }
 

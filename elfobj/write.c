@@ -64,7 +64,7 @@ int elfobj_writer_add(struct elfobj_writer *w, const struct elfobj_out_section *
 	if (!shdr || !data)
 		return elfobj_error(w->path, NULL, "libelf: %s", elf_errmsg(-1));
 	*shdr = section->shdr;
-	shdr->sh_offset = 0;	/* libelf's layout */
+	shdr->sh_offset = 0; /* libelf's layout */
 	shdr->sh_size = section->size;
 	data->d_buf = section->shdr.sh_type == SHT_NOBITS ? NULL : section->data;
 	data->d_size = section->size;

@@ -13,7 +13,8 @@
 
 #include "internal.h"
 
-static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char *name, ssize_t *index)
+static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char *name,
+					  ssize_t *index)
 {
 	*index = bpfkeys_program_index(obj, name);
 	if (*index < 0) {
@@ -22,8 +23,11 @@ static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char
 	}
 	if (!obj->programs[*index].loaded) {
 		if (obj->programs[*index].pinned_fd >= 0)
-			bpfkeys_error(obj, EOPNOTSUPP, "program '%s' was opened from its pin: attach it in the process that loads it (a pinned object flips the links it has)",
-				      name);
+			bpfkeys_error(
+				obj, EOPNOTSUPP,
+				"program '%s' was opened from its pin: attach it in the process "
+				"that loads it (a pinned object flips the links it has)",
+				name);
 		else
 			bpfkeys_error(obj, EINVAL, "program '%s' is not loaded", name);
 		return NULL;
@@ -32,7 +36,8 @@ static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char
 }
 
 struct bpfkeys_link *bpfkeys_add_link(struct bpfkeys_object *obj, size_t program,
-				      enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
+				      enum bpfkeys_link_kind kind, struct bpf_link *bpf_link,
+				      int fd)
 {
 	struct bpfkeys_link *link = bk_xcalloc(1, sizeof(*link)), **tail = &obj->links;
 
@@ -85,15 +90,20 @@ static struct bpfkeys_link *attach_with_libbpf(struct bpfkeys_object *obj, const
 	}
 	if (!link) {
 		bpfkeys_error(obj, errno, "program '%s': %s attach to %s %d: %s", program,
-			      kind == BPFKEYS_LINK_XDP ? "XDP" : kind == BPFKEYS_LINK_CGROUP ? "cgroup" : "netns",
-			      kind == BPFKEYS_LINK_XDP ? "ifindex" : kind == BPFKEYS_LINK_CGROUP ? "cgroup fd" : "netns fd",
+			      kind == BPFKEYS_LINK_XDP	    ? "XDP"
+			      : kind == BPFKEYS_LINK_CGROUP ? "cgroup"
+							    : "netns",
+			      kind == BPFKEYS_LINK_XDP	    ? "ifindex"
+			      : kind == BPFKEYS_LINK_CGROUP ? "cgroup fd"
+							    : "netns fd",
 			      target, strerror(errno));
 		return NULL;
 	}
 	return add_link(obj, p, kind, link, -1);
 }
 
-struct bpfkeys_link *bpfkeys_attach_xdp(struct bpfkeys_object *obj, const char *program, int ifindex)
+struct bpfkeys_link *bpfkeys_attach_xdp(struct bpfkeys_object *obj, const char *program,
+					int ifindex)
 {
 	return attach_with_libbpf(obj, program, BPFKEYS_LINK_XDP, ifindex);
 }
@@ -104,7 +114,8 @@ struct bpfkeys_link *bpfkeys_attach_cgroup(struct bpfkeys_object *obj, const cha
 	return attach_with_libbpf(obj, program, BPFKEYS_LINK_CGROUP, cgroup_fd);
 }
 
-struct bpfkeys_link *bpfkeys_attach_netns(struct bpfkeys_object *obj, const char *program, int netns_fd)
+struct bpfkeys_link *bpfkeys_attach_netns(struct bpfkeys_object *obj, const char *program,
+					  int netns_fd)
 {
 	return attach_with_libbpf(obj, program, BPFKEYS_LINK_NETNS, netns_fd);
 }
@@ -118,8 +129,9 @@ struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *
 
 	if (!prog)
 		return NULL;
-	fd = bpf_link_create(bpf_program__fd(prog), ifindex,
-			     (enum bpf_attach_type)(egress ? BPFKEYS_TCX_EGRESS : BPFKEYS_TCX_INGRESS), NULL);
+	fd = bpf_link_create(
+		bpf_program__fd(prog), ifindex,
+		(enum bpf_attach_type)(egress ? BPFKEYS_TCX_EGRESS : BPFKEYS_TCX_INGRESS), NULL);
 	if (fd < 0) {
 		bpfkeys_error(obj, fd, "program '%s': tcx %s attach to ifindex %d: %s", program,
 			      egress ? "egress" : "ingress", ifindex, strerror(-fd));
@@ -128,22 +140,29 @@ struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *
 	return add_link(obj, p, BPFKEYS_LINK_TCX, NULL, fd);
 }
 
-struct bpfkeys_link *bpfkeys_attach(struct bpfkeys_object *obj, const char *program, unsigned int flags)
+struct bpfkeys_link *bpfkeys_attach(struct bpfkeys_object *obj, const char *program,
+				    unsigned int flags)
 {
 	ssize_t p;
 	struct bpf_program *prog;
 	struct bpf_link *link;
 
 	if (flags & ~BPFKEYS_ATTACH_OVERLAP) {
-		bpfkeys_error(obj, EINVAL, "program '%s': unknown attach flags 0x%x", program, flags);
+		bpfkeys_error(obj, EINVAL, "program '%s': unknown attach flags 0x%x", program,
+			      flags);
 		return NULL;
 	}
 	prog = loaded_program(obj, program, &p);
 	if (!prog)
 		return NULL;
 	if (!(flags & BPFKEYS_ATTACH_OVERLAP)) {
-		bpfkeys_error(obj, EOPNOTSUPP, "program '%s' (section %s): its link cannot be updated by BPF_LINK_UPDATE, so a flip would attach the new version before detaching the old one (both run in between); pass BPFKEYS_ATTACH_OVERLAP to accept that, or use bpfkeys_attach_xdp/cgroup/tcx",
-			      program, bpf_program__section_name(prog));
+		bpfkeys_error(
+			obj, EOPNOTSUPP,
+			"program '%s' (section %s): its link cannot be updated by BPF_LINK_UPDATE, "
+			"so a flip would attach the new version before detaching the old one (both "
+			"run in between); pass BPFKEYS_ATTACH_OVERLAP to accept that, or use "
+			"bpfkeys_attach_xdp/cgroup/tcx",
+			program, bpf_program__section_name(prog));
 		return NULL;
 	}
 	link = bpf_program__attach(prog);

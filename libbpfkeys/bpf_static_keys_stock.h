@@ -92,7 +92,8 @@ int bpfkeys_program_fd(const struct bpfkeys_object *obj, const char *name);
 int bpfkeys_map_fd(const struct bpfkeys_object *obj, const char *name);
 
 /* Links owned by the object. Swapped atomically by BPF_LINK_UPDATE: */
-struct bpfkeys_link *bpfkeys_attach_xdp(struct bpfkeys_object *obj, const char *program, int ifindex);
+struct bpfkeys_link *bpfkeys_attach_xdp(struct bpfkeys_object *obj, const char *program,
+					int ifindex);
 struct bpfkeys_link *bpfkeys_attach_cgroup(struct bpfkeys_object *obj, const char *program,
 					   int cgroup_fd);
 /* sk_lookup and flow_dissector programs, in the network namespace of netns_fd

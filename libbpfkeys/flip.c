@@ -20,11 +20,16 @@
 static const char *kind_name(enum bpfkeys_link_kind kind)
 {
 	switch (kind) {
-	case BPFKEYS_LINK_XDP: return "xdp";
-	case BPFKEYS_LINK_CGROUP: return "cgroup";
-	case BPFKEYS_LINK_TCX: return "tcx";
-	case BPFKEYS_LINK_NETNS: return "netns";
-	case BPFKEYS_LINK_OVERLAP: return "attach-then-detach";
+	case BPFKEYS_LINK_XDP:
+		return "xdp";
+	case BPFKEYS_LINK_CGROUP:
+		return "cgroup";
+	case BPFKEYS_LINK_TCX:
+		return "tcx";
+	case BPFKEYS_LINK_NETNS:
+		return "netns";
+	case BPFKEYS_LINK_OVERLAP:
+		return "attach-then-detach";
 	}
 	return "?";
 }
@@ -44,7 +49,8 @@ static int new_states(struct bpfkeys_object *obj, const struct bpfkeys_setting *
 			err = bpfkeys_error(obj, ENOENT, "no static key named '%s'",
 					    settings[s].key ? settings[s].key : "(null)");
 		else if (seen[k])
-			err = bpfkeys_error(obj, EINVAL, "key '%s' set twice in one flip", settings[s].key);
+			err = bpfkeys_error(obj, EINVAL, "key '%s' set twice in one flip",
+					    settings[s].key);
 		else {
 			seen[k] = true;
 			new_on[k] = settings[s].on;
@@ -62,12 +68,15 @@ static int undo(struct bpfkeys_object *obj, struct bpfkeys_link **swapped, int *
 	int lost = 0;
 
 	for (size_t i = swapped_count; i-- > 0;) {
-		LIBBPF_OPTS(bpf_link_update_opts, back, .flags = BPF_F_REPLACE, .old_prog_fd = new_fd[i]);
+		LIBBPF_OPTS(bpf_link_update_opts, back, .flags = BPF_F_REPLACE,
+			    .old_prog_fd = new_fd[i]);
 
 		if (bpf_link_update(swapped[i]->fd, old_fd[i], &back)) {
 			lost++;
 			/* errmsg keeps the first error; this one only goes to stderr */
-			fprintf(stderr, "libbpfkeys: %s: error: program '%s': link fd %d (%s) could not be restored to the old program: %s\n",
+			fprintf(stderr,
+				"libbpfkeys: %s: error: program '%s': link fd %d (%s) could not be "
+				"restored to the old program: %s\n",
 				obj->path, obj->programs[swapped[i]->program].name, swapped[i]->fd,
 				kind_name(swapped[i]->kind), strerror(errno));
 		}
@@ -77,7 +86,8 @@ static int undo(struct bpfkeys_object *obj, struct bpfkeys_link **swapped, int *
 	return lost;
 }
 
-static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant, const bool *affected)
+static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
+		      const bool *affected)
 {
 	size_t n = 0, swapped_count = 0;
 	struct bpfkeys_link *l;
@@ -99,9 +109,12 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 
 		if (l->kind != BPFKEYS_LINK_OVERLAP || !affected[l->program])
 			continue;
-		attached[n] = bpf_program__attach(bpf_object__find_program_by_name(variant->bpf, name));
+		attached[n] =
+			bpf_program__attach(bpf_object__find_program_by_name(variant->bpf, name));
 		if (!attached[n]) {
-			err = bpfkeys_error(obj, errno, "program '%s': cannot attach its new version: %s; no link was changed",
+			err = bpfkeys_error(obj, errno,
+					    "program '%s': cannot attach its new version: %s; no "
+					    "link was changed",
 					    name, strerror(errno));
 			goto fail;
 		}
@@ -115,9 +128,12 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 		from = bpfkeys_program_fd(obj, name);
 		to = bpf_program__fd(bpf_object__find_program_by_name(variant->bpf, name));
 		/* BPF_F_REPLACE: fails rather than replace a program we did not put there */
-		LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE, .old_prog_fd = from);
+		LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE,
+			    .old_prog_fd = from);
 		if (bpf_link_update(l->fd, to, &opts)) {
-			err = bpfkeys_error(obj, errno, "program '%s': link fd %d (%s): BPF_LINK_UPDATE failed: %s; no link was changed",
+			err = bpfkeys_error(obj, errno,
+					    "program '%s': link fd %d (%s): BPF_LINK_UPDATE "
+					    "failed: %s; no link was changed",
 					    name, l->fd, kind_name(l->kind), strerror(errno));
 			goto fail;
 		}
@@ -209,7 +225,7 @@ out:
 
 int bpfkeys_set(struct bpfkeys_object *obj, const char *key, bool on)
 {
-	struct bpfkeys_setting setting = {.key = key, .on = on};
+	struct bpfkeys_setting setting = { .key = key, .on = on };
 
 	return bpfkeys_flip(obj, &setting, 1);
 }

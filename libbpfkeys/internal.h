@@ -20,24 +20,24 @@
  * it is closed when no program does any more. */
 struct bpfkeys_loaded {
 	struct bpf_object *bpf;
-	void *image;       /* the lowered ELF libbpf opened */
-	size_t refs;       /* programs whose current version is in bpf */
+	void *image; /* the lowered ELF libbpf opened */
+	size_t refs; /* programs whose current version is in bpf */
 };
 
 struct bpfkeys_program {
 	char *name;
 	bool autoload;
 	struct bpfkeys_loaded *loaded; /* NULL before load or if not autoloaded */
-	int pinned_fd;                 /* opened from a pin (bpfkeys_open_pinned), or -1 */
+	int pinned_fd; /* opened from a pin (bpfkeys_open_pinned), or -1 */
 };
 
 struct bpfkeys_map {
-	char *name;      /* bpf_map__name() in a freshly opened image */
-	int fd;          /* our own dup, reused by every variant */
+	char *name; /* bpf_map__name() in a freshly opened image */
+	int fd; /* our own dup, reused by every variant */
 };
 
 /* tcx uapi values newer than Debian 12's linux/bpf.h (Linux 6.1); Linux 6.6 set them */
-#define BPFKEYS_TCX_INGRESS 46   /* enum bpf_attach_type */
+#define BPFKEYS_TCX_INGRESS 46 /* enum bpf_attach_type */
 #define BPFKEYS_TCX_EGRESS 47
 #define BPFKEYS_LINK_TYPE_TCX 11 /* enum bpf_link_type */
 
@@ -52,19 +52,19 @@ enum bpfkeys_link_kind {
 struct bpfkeys_link {
 	struct bpfkeys_object *obj;
 	enum bpfkeys_link_kind kind;
-	size_t program;           /* index in obj->programs */
+	size_t program; /* index in obj->programs */
 	struct bpf_link *bpf_link; /* libbpf's link, or NULL for tcx */
-	int fd;                   /* the link fd (tcx and pinned: ours) */
-	char *pin_path;           /* where it is pinned, or NULL */
+	int fd; /* the link fd (tcx and pinned: ours) */
+	char *pin_path; /* where it is pinned, or NULL */
 	struct bpfkeys_link *next;
 };
 
 struct bpfkeys_object {
-	char *path;                /* for messages */
-	char *name;                /* libbpf object name */
+	char *path; /* for messages */
+	char *name; /* libbpf object name */
 	bool keep_verifier_log;
-	struct bk_object bk;       /* the raw object, analyzed */
-	bool *on;                  /* [bk.key_count]: current state */
+	struct bk_object bk; /* the raw object, analyzed */
+	bool *on; /* [bk.key_count]: current state */
 	struct bpfkeys_program *programs;
 	size_t program_count;
 	struct bpfkeys_map *maps;
@@ -73,8 +73,8 @@ struct bpfkeys_object {
 	struct bpfkeys_link *links; /* in attach order */
 	char errmsg[BPFKEYS_ERRMSG_SIZE];
 	char *verifier_log;
-	char *pin_dir;             /* pinned (bpfkeys_pin, bpfkeys_open_pinned): flips update it */
-	int lock_fd;               /* the pin directory, flock()ed while obj is open, or -1 */
+	char *pin_dir; /* pinned (bpfkeys_pin, bpfkeys_open_pinned): flips update it */
+	int lock_fd; /* the pin directory, flock()ed while obj is open, or -1 */
 	unsigned int next_link_pin;
 };
 
@@ -93,7 +93,8 @@ bool bpfkeys_program_loaded(const struct bpfkeys_object *obj, size_t program);
 
 /* attach.c */
 struct bpfkeys_link *bpfkeys_add_link(struct bpfkeys_object *obj, size_t program,
-				      enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd);
+				      enum bpfkeys_link_kind kind, struct bpf_link *bpf_link,
+				      int fd);
 /* close our reference (a pinned link stays attached) and free */
 void bpfkeys_link_release(struct bpfkeys_link *link);
 

@@ -80,7 +80,9 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 		goto fail;
 	}
 	if (obj->bk.instances_section && !obj->bk.static_keys_section) {
-		err = bpfkeys_error(obj, EINVAL, "already resolved (has %s): libbpfkeys takes the linked object before `bpfkeys resolve`",
+		err = bpfkeys_error(obj, EINVAL,
+				    "already resolved (has %s): libbpfkeys takes the linked object "
+				    "before `bpfkeys resolve`",
 				    BPFKEYS_SECTION);
 		goto fail;
 	}
@@ -91,11 +93,13 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 	for (size_t k = 0; k < obj->bk.key_count; k++)
 		static_keys += obj->bk.keys[k].is_static_key;
 	if (!static_keys) {
-		err = bpfkeys_error(obj, EINVAL, "no static keys: nothing to flip (load it with libbpf)");
+		err = bpfkeys_error(obj, EINVAL,
+				    "no static keys: nothing to flip (load it with libbpf)");
 		goto fail;
 	}
 	obj->keep_verifier_log = opts && opts->keep_verifier_log;
-	obj->name = opts && opts->object_name ? bk_xstrdup(opts->object_name) : default_name(obj->path);
+	obj->name =
+		opts && opts->object_name ? bk_xstrdup(opts->object_name) : default_name(obj->path);
 	obj->on = bk_xcalloc(obj->bk.key_count, sizeof(bool));
 	for (size_t k = 0; k < obj->bk.key_count; k++)
 		obj->on[k] = obj->bk.keys[k].map_extra & BPF_F_STATIC_KEY_ON;
@@ -169,7 +173,8 @@ int bpfkeys_set_autoload(struct bpfkeys_object *obj, const char *program, bool a
 	if (p < 0)
 		return bpfkeys_error(obj, ENOENT, "no program named '%s'", program);
 	if (obj->loaded)
-		return bpfkeys_error(obj, EBUSY, "program '%s': autoload is set before load", program);
+		return bpfkeys_error(obj, EBUSY, "program '%s': autoload is set before load",
+				     program);
 	obj->programs[p].autoload = autoload;
 	return 0;
 }
@@ -245,12 +250,14 @@ int bpfkeys_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfk
 	}
 	variant->image = bk_xcalloc((size_t)size, 1);
 	if (pread(fd, variant->image, (size_t)size, 0) != size) {
-		err = bpfkeys_error(obj, EIO, "cannot read the lowered object back: %s", strerror(errno));
+		err = bpfkeys_error(obj, EIO, "cannot read the lowered object back: %s",
+				    strerror(errno));
 		goto fail;
 	}
 	variant->bpf = bpf_object__open_mem(variant->image, (size_t)size, &open_opts);
 	if (!variant->bpf) {
-		err = bpfkeys_error(obj, errno, "libbpf cannot open the lowered object: %s", strerror(errno));
+		err = bpfkeys_error(obj, errno, "libbpf cannot open the lowered object: %s",
+				    strerror(errno));
 		goto fail;
 	}
 	close(fd);
@@ -290,14 +297,16 @@ int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *vari
 	int err;
 
 	/* every map of a variant is the one already loaded: counters survive */
-	bpf_object__for_each_map(map, variant->bpf) {
+	bpf_object__for_each_map(map, variant->bpf)
+	{
 		const struct bpfkeys_map *m;
 
 		if (!obj->loaded)
 			break;
 		m = find_map(obj, bpf_map__name(map));
 		if (!m) {
-			err = bpfkeys_error(obj, EINVAL, "map '%s' of the variant is not in the loaded object",
+			err = bpfkeys_error(obj, EINVAL,
+					    "map '%s' of the variant is not in the loaded object",
 					    bpf_map__name(map));
 			goto out;
 		}
@@ -309,7 +318,8 @@ int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *vari
 		}
 	}
 	/* one log buffer per program: libbpf fills the failing one's only */
-	bpf_object__for_each_program(prog, variant->bpf) {
+	bpf_object__for_each_program(prog, variant->bpf)
+	{
 		ssize_t p = bpfkeys_program_index(obj, bpf_program__name(prog));
 		bool load = p >= 0 && load_program[p];
 
@@ -330,9 +340,11 @@ int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *vari
 			obj->verifier_log = obj->keep_verifier_log ? bk_xstrdup(logs[p]) : NULL;
 		}
 	if (failed)
-		err = bpfkeys_error(obj, err, "program '%s' does not load: %s (%s)", failed, strerror(-err),
-				    obj->keep_verifier_log ? "verifier log: bpfkeys_verifier_log()"
-							   : "open with keep_verifier_log for the verifier's log");
+		err = bpfkeys_error(obj, err, "program '%s' does not load: %s (%s)", failed,
+				    strerror(-err),
+				    obj->keep_verifier_log
+					    ? "verifier log: bpfkeys_verifier_log()"
+					    : "open with keep_verifier_log for the verifier's log");
 	else
 		err = bpfkeys_error(obj, err, "cannot load the object: %s", strerror(-err));
 out:
@@ -364,16 +376,17 @@ int bpfkeys_load(struct bpfkeys_object *obj)
 		bpfkeys_loaded_put(loaded);
 		goto out;
 	}
-	bpf_object__for_each_map(map, loaded->bpf)
-		obj->map_count++;
+	bpf_object__for_each_map(map, loaded->bpf) obj->map_count++;
 	obj->maps = bk_xcalloc(obj->map_count, sizeof(*obj->maps));
 	obj->map_count = 0;
-	bpf_object__for_each_map(map, loaded->bpf) {
+	bpf_object__for_each_map(map, loaded->bpf)
+	{
 		struct bpfkeys_map *m = &obj->maps[obj->map_count];
 
 		m->fd = fcntl(bpf_map__fd(map), F_DUPFD_CLOEXEC, 3);
 		if (m->fd < 0) {
-			err = bpfkeys_error(obj, errno, "map '%s': dup: %s", bpf_map__name(map), strerror(errno));
+			err = bpfkeys_error(obj, errno, "map '%s': dup: %s", bpf_map__name(map),
+					    strerror(errno));
 			break;
 		}
 		m->name = bk_xstrdup(bpf_map__name(map));
@@ -443,7 +456,8 @@ int bpfkeys_map_fd(const struct bpfkeys_object *obj, const char *name)
 		size_t nl = strlen(n), l = strlen(name);
 
 		/* ".bss" names the global-data map "<object>.bss" */
-		if (strcmp(n, name) == 0 || (name[0] == '.' && nl > l && strcmp(n + nl - l, name) == 0))
+		if (strcmp(n, name) == 0 ||
+		    (name[0] == '.' && nl > l && strcmp(n + nl - l, name) == 0))
 			return obj->maps[i].fd;
 	}
 	return -ENOENT;

@@ -106,15 +106,18 @@ static int lock_dir(struct bpfkeys_object *obj, const char *dir)
 		return bpfkeys_error(obj, errno, "%s: %s", dir, strerror(errno));
 	if (fstatfs(fd, &st) || st.f_type != BPFFS_MAGIC) {
 		close(fd);
-		return bpfkeys_error(obj, ENOTSUP, "%s: not on a BPF file system (mount -t bpf bpf /sys/fs/bpf)", dir);
+		return bpfkeys_error(obj, ENOTSUP,
+				     "%s: not on a BPF file system (mount -t bpf bpf /sys/fs/bpf)",
+				     dir);
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int err = errno;
 
 		close(fd);
 		return bpfkeys_error(obj, err, "%s: %s", dir,
-				     err == EWOULDBLOCK ? "held by another process (one flipper at a time)"
-							: strerror(err));
+				     err == EWOULDBLOCK
+					     ? "held by another process (one flipper at a time)"
+					     : strerror(err));
 	}
 	obj->lock_fd = fd;
 	return 0;
@@ -125,14 +128,15 @@ static int write_states(struct bpfkeys_object *obj, int meta_fd)
 	uint32_t slot = 1;
 
 	for (size_t k = 0; k < obj->bk.key_count; k++) {
-		struct meta_key key = {0};
+		struct meta_key key = { 0 };
 
 		if (!obj->bk.keys[k].is_static_key)
 			continue;
 		snprintf(key.name, sizeof(key.name), "%s", obj->bk.keys[k].name);
 		key.on = obj->on[k];
 		if (bpf_map_update_elem(meta_fd, &slot, &key, BPF_ANY))
-			return bpfkeys_error(obj, errno, "%s/meta: %s", obj->pin_dir, strerror(errno));
+			return bpfkeys_error(obj, errno, "%s/meta: %s", obj->pin_dir,
+					     strerror(errno));
 		slot++;
 	}
 	return 0;
@@ -143,7 +147,8 @@ int bpfkeys_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 	char name[300];
 	char *path;
 
-	snprintf(name, sizeof(name), "%s:%u", obj->programs[link->program].name, obj->next_link_pin++);
+	snprintf(name, sizeof(name), "%s:%u", obj->programs[link->program].name,
+		 obj->next_link_pin++);
 	path = join(obj->pin_dir, "links", name);
 	if (bpf_obj_pin(link->fd, path)) {
 		int err = bpfkeys_error(obj, errno, "pin %s: %s", path, strerror(errno));
@@ -177,7 +182,7 @@ static int pin_new(struct bpfkeys_object *obj, int fd, const char *dir, const ch
 /* the raw object and the states, in two maps of our own */
 static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 {
-	struct meta_header header = {0};
+	struct meta_header header = { 0 };
 	uint32_t chunks = (uint32_t)((obj->bk.file.image_size + OBJECT_CHUNK - 1) / OBJECT_CHUNK);
 	uint8_t *chunk = bk_xcalloc(OBJECT_CHUNK, 1);
 	int meta = -1, object = -1, err;
@@ -188,12 +193,15 @@ static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 	snprintf(header.object_name, sizeof(header.object_name), "%s", obj->name);
 	meta = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfkeys_meta", 4, META_VALUE_SIZE,
 			      1 + header.key_count, NULL);
-	object = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfkeys_object", 4, OBJECT_CHUNK, chunks, NULL);
+	object =
+		bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfkeys_object", 4, OBJECT_CHUNK, chunks, NULL);
 	if (meta < 0 || object < 0) {
 		err = bpfkeys_error(obj, errno, "cannot create the pin maps: %s", strerror(errno));
 		goto out;
 	}
-	err = bpf_map_update_elem(meta, &(uint32_t){0}, &header, BPF_ANY) ? -errno : write_states(obj, meta);
+	err = bpf_map_update_elem(meta, &(uint32_t){ 0 }, &header, BPF_ANY)
+		      ? -errno
+		      : write_states(obj, meta);
 	for (uint32_t i = 0; i < chunks && !err; i++) {
 		size_t off = (size_t)i * OBJECT_CHUNK, n = obj->bk.file.image_size - off;
 
@@ -232,12 +240,15 @@ int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir)
 	if (make_dir(obj, dir) || lock_dir(obj, dir))
 		return -errno;
 	meta_path = join(dir, "meta", NULL);
-	err = access(meta_path, F_OK) == 0 ? bpfkeys_error(obj, EEXIST, "%s: an object is pinned here already", dir) : 0;
+	err = access(meta_path, F_OK) == 0
+		      ? bpfkeys_error(obj, EEXIST, "%s: an object is pinned here already", dir)
+		      : 0;
 	free(meta_path);
 	if (!err)
 		err = pin_meta_and_object(obj, dir);
-	for (const char *sub = "maps"; !err && sub; sub = strcmp(sub, "maps") == 0 ? "progs"
-							: strcmp(sub, "progs") == 0 ? "links" : NULL) {
+	for (const char *sub = "maps"; !err && sub; sub = strcmp(sub, "maps") == 0    ? "progs"
+							  : strcmp(sub, "progs") == 0 ? "links"
+										      : NULL) {
 		char *path = join(dir, sub, NULL);
 
 		err = make_dir(obj, path);
@@ -251,8 +262,8 @@ int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir)
 	}
 	for (size_t p = 0; p < obj->program_count && !err; p++)
 		if (bpfkeys_program_loaded(obj, p))
-			err = pin_new(obj, bpfkeys_program_fd(obj, obj->programs[p].name), dir, "progs",
-				      obj->programs[p].name);
+			err = pin_new(obj, bpfkeys_program_fd(obj, obj->programs[p].name), dir,
+				      "progs", obj->programs[p].name);
 	obj->pin_dir = bk_xstrdup(dir);
 	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next)
 		err = bpfkeys_pin_link(obj, l);
@@ -295,12 +306,14 @@ int bpfkeys_pin_update(struct bpfkeys_object *obj, const bool *replaced)
 	if (meta >= 0)
 		close(meta);
 	if (err)
-		bpfkeys_error(obj, err, "the flip is done, but the pins in %s do not all follow it", obj->pin_dir);
+		bpfkeys_error(obj, err, "the flip is done, but the pins in %s do not all follow it",
+			      obj->pin_dir);
 	return err;
 }
 
 /* the raw object, from DIR/object */
-static void *read_object(struct bpfkeys_object *holder, const char *dir, const struct meta_header *h)
+static void *read_object(struct bpfkeys_object *holder, const char *dir,
+			 const struct meta_header *h)
 {
 	char *path = join(dir, "object", NULL);
 	int fd = bpf_obj_get(path);
@@ -336,7 +349,8 @@ static int open_pinned_maps(struct bpfkeys_object *obj, const char *dir)
 		char *pin;
 		int fd;
 
-		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+		if (e->d_name[0] == '.' &&
+		    (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
 			continue;
 		pin = join(path, e->d_name, NULL);
 		fd = bpf_obj_get(pin);
@@ -358,11 +372,16 @@ static int open_pinned_maps(struct bpfkeys_object *obj, const char *dir)
 static enum bpfkeys_link_kind link_kind(uint32_t type)
 {
 	switch (type) {
-	case BPF_LINK_TYPE_XDP: return BPFKEYS_LINK_XDP;
-	case BPF_LINK_TYPE_CGROUP: return BPFKEYS_LINK_CGROUP;
-	case BPFKEYS_LINK_TYPE_TCX: return BPFKEYS_LINK_TCX;
-	case BPF_LINK_TYPE_NETNS: return BPFKEYS_LINK_NETNS;
-	default: return BPFKEYS_LINK_OVERLAP;
+	case BPF_LINK_TYPE_XDP:
+		return BPFKEYS_LINK_XDP;
+	case BPF_LINK_TYPE_CGROUP:
+		return BPFKEYS_LINK_CGROUP;
+	case BPFKEYS_LINK_TYPE_TCX:
+		return BPFKEYS_LINK_TCX;
+	case BPF_LINK_TYPE_NETNS:
+		return BPFKEYS_LINK_NETNS;
+	default:
+		return BPFKEYS_LINK_OVERLAP;
 	}
 }
 
@@ -414,7 +433,7 @@ static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
 
 struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys_open_opts *opts)
 {
-	struct bpfkeys_open_opts pinned_opts = {0};
+	struct bpfkeys_open_opts pinned_opts = { 0 };
 	struct bpfkeys_object *holder = bk_xcalloc(1, sizeof(*holder)), *obj = NULL;
 	struct meta_header header;
 	char *meta_path = join(dir, "meta", NULL);
@@ -428,13 +447,15 @@ struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys
 	if (!err) {
 		meta = bpf_obj_get(meta_path);
 		if (meta < 0)
-			err = bpfkeys_error(holder, errno, "%s", errno == ENOENT ? "no object pinned here (bpfkeys_pin)"
-										 : strerror(errno));
+			err = bpfkeys_error(holder, errno, "%s",
+					    errno == ENOENT ? "no object pinned here (bpfkeys_pin)"
+							    : strerror(errno));
 	}
-	if (!err && bpf_map_lookup_elem(meta, &(uint32_t){0}, &header))
+	if (!err && bpf_map_lookup_elem(meta, &(uint32_t){ 0 }, &header))
 		err = bpfkeys_error(holder, errno, "%s: %s", meta_path, strerror(errno));
 	if (!err && memcmp(header.magic, PIN_MAGIC, sizeof(PIN_MAGIC)))
-		err = bpfkeys_error(holder, EINVAL, "%s: not a libbpfkeys pin (%s expected)", meta_path, PIN_MAGIC);
+		err = bpfkeys_error(holder, EINVAL, "%s: not a libbpfkeys pin (%s expected)",
+				    meta_path, PIN_MAGIC);
 	if (!err && !(image = read_object(holder, dir, &header)))
 		err = -errno;
 	if (!err) {
@@ -462,7 +483,8 @@ struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys
 		key.name[sizeof(key.name) - 1] = '\0';
 		k = bk_key_by_name(&obj->bk, key.name);
 		if (k < 0 || !obj->bk.keys[k].is_static_key)
-			err = bpfkeys_error(obj, EINVAL, "%s: key '%s' is not in the pinned object", meta_path, key.name);
+			err = bpfkeys_error(obj, EINVAL, "%s: key '%s' is not in the pinned object",
+					    meta_path, key.name);
 		else
 			obj->on[k] = key.on;
 	}

@@ -42,7 +42,10 @@ extern bool bpfld_verbose;
 /* Map from a name (offset in a string table) to an int, for global symbols. */
 struct name_map {
 	const struct elfobj_strtab *names;
-	struct name_map_slot { uint32_t name_off; int value; } *slots;
+	struct name_map_slot {
+		uint32_t name_off;
+		int value;
+	} *slots;
 	size_t slot_count, used;
 };
 int name_map_init(struct name_map *map, const struct elfobj_strtab *names);
@@ -56,7 +59,10 @@ int name_map_get(const struct name_map *map, const char *name);
  * section, symbol and BTF names; output section names). Zeroed is empty.
  */
 struct name_index {
-	struct name_index_slot { const char *name; size_t value; } *slots;
+	struct name_index_slot {
+		const char *name;
+		size_t value;
+	} *slots;
 	size_t slot_count, used;
 };
 void name_index_free(struct name_index *index);
@@ -68,15 +74,15 @@ bool name_index_get(const struct name_index *index, const char *name, size_t *va
 /* ---- input objects (read.c) ---- */
 struct input_section {
 	const char *name;
-	size_t elf_index;	/* 0 for ephemeral sections */
+	size_t elf_index; /* 0 for ephemeral sections */
 	Elf64_Shdr *shdr;
 	Elf_Data *data;
 	/* symbol and relocation tables, 8-byte aligned (elfobj's copies if the file's are not) */
 	void *table;
-	bool skipped;		/* not copied to the output (.BTF, DWARF, ...) */
-	bool ephemeral;		/* exists only in BTF: .kconfig, .ksyms */
-	int output_id;		/* index into linker.sections, 0 if none */
-	uint64_t output_offset;	/* where this section's data starts in the output section */
+	bool skipped; /* not copied to the output (.BTF, DWARF, ...) */
+	bool ephemeral; /* exists only in BTF: .kconfig, .ksyms */
+	int output_id; /* index into linker.sections, 0 if none */
+	uint64_t output_offset; /* where this section's data starts in the output section */
 	uint32_t datasec_type_id; /* BTF DATASEC describing this section */
 };
 
@@ -90,17 +96,17 @@ enum {
 };
 
 struct input_object {
-	struct elfobj file;	/* the validated ELF (owns image and elf) */
+	struct elfobj file; /* the validated ELF (owns image and elf) */
 	const char *path;
 	Elf64_Sym *symbols;
 	size_t symbol_count;
-	struct btf *btf;	/* elfobj's (owned by file) */
+	struct btf *btf; /* elfobj's (owned by file) */
 	struct btf_ext_block btf_ext[BTF_EXT_BLOCK_COUNT];
 	bool has_btf_ext;
 	/* positional array: ELF sections first (slot = ELF index), then ephemeral ones */
 	struct input_section *sections;
 	size_t section_count;
-	struct name_index section_names;	/* name -> first section of that name */
+	struct name_index section_names; /* name -> first section of that name */
 	/* STT_OBJECT symbols: name -> first of that name, next_object_symbol[] the
 	 * next one (0: none), in symbol order; built by btf.c when first needed */
 	struct name_index object_symbols;
@@ -108,8 +114,8 @@ struct input_object {
 	/* .static_keys branches as elfobj checked them */
 	struct elfobj_static_branch *static_branches;
 	size_t static_branch_count;
-	size_t *symbol_map;	/* input symbol index -> output symbol index (0: dropped) */
-	uint32_t *btf_type_map;	/* input BTF type id -> output BTF type id */
+	size_t *symbol_map; /* input symbol index -> output symbol index (0: dropped) */
+	uint32_t *btf_type_map; /* input BTF type id -> output BTF type id */
 };
 
 int input_object_open(struct input_object *obj, const char *path);
@@ -134,7 +140,7 @@ struct output_section {
 	uint64_t entsize, align, size;
 	uint8_t *data;
 	size_t capacity;
-	size_t section_symbol;	/* STT_SECTION symbol index, 0 if none yet */
+	size_t section_symbol; /* STT_SECTION symbol index, 0 if none yet */
 	/* relocations against this section, symbol indices are output indices */
 	Elf64_Rel *relocations;
 	size_t relocation_count, relocation_capacity;
@@ -143,23 +149,23 @@ struct output_section {
 	struct btf_var_secinfo *vars;
 	size_t var_count, var_capacity;
 	struct record_array btf_ext[BTF_EXT_BLOCK_COUNT];
-	size_t elf_index;	/* assigned by write.c */
+	size_t elf_index; /* assigned by write.c */
 };
 
 struct output_symbol {
-	Elf64_Sym sym;	/* st_shndx is used only when section_id == 0 */
+	Elf64_Sym sym; /* st_shndx is used only when section_id == 0 */
 	int section_id;
 };
 
 struct global_symbol {
 	size_t symbol_index;
-	int section_id;		/* output section (ephemeral ones included), 0 for .extern */
+	int section_id; /* output section (ephemeral ones included), 0 for .extern */
 	uint32_t name_off;
-	uint32_t btf_id;	/* VAR/FUNC in the output BTF, 0 until BTF of its object is merged */
+	uint32_t btf_id; /* VAR/FUNC in the output BTF, 0 until BTF of its object is merged */
 	/* <0: -(input type id) of the VAR/FUNC's type, to remap once its object's
 	 * BTF is appended; >0: the output type id */
 	int64_t underlying_btf_id;
-	int var_index;		/* index in its section's DATASEC vars, -1 if none */
+	int var_index; /* index in its section's DATASEC vars, -1 if none */
 	bool is_extern;
 	bool is_weak;
 	/* the input whose symbol (and so BTF type) the global stands for: the
@@ -171,12 +177,12 @@ struct global_symbol {
 };
 
 struct linker {
-	struct output_section *sections;	/* slot 0 unused */
+	struct output_section *sections; /* slot 0 unused */
 	size_t section_count, section_capacity;
-	struct name_index section_names;	/* name -> id */
-	struct output_symbol *symbols;		/* slot 0 is the null symbol */
+	struct name_index section_names; /* name -> id */
+	struct output_symbol *symbols; /* slot 0 is the null symbol */
 	size_t symbol_count, symbol_capacity;
-	struct elfobj_strtab strtab;		/* symbol and section names */
+	struct elfobj_strtab strtab; /* symbol and section names */
 	struct global_symbol *globals;
 	size_t global_count, global_capacity;
 	struct name_map global_names;
@@ -195,23 +201,24 @@ struct output_section *output_section_add(struct linker *linker, const char *nam
 int output_symbol_add(struct linker *linker, size_t *index);
 
 /* ---- phases ---- */
-int merge_section_data(struct linker *linker, struct input_object *obj);	/* merge.c */
-int resolve_symbols(struct linker *linker, struct input_object *obj);		/* resolve.c */
-int merge_relocations(struct linker *linker, struct input_object *obj);		/* merge.c */
-int merge_btf(struct linker *linker, struct input_object *obj);			/* btf.c */
+int merge_section_data(struct linker *linker, struct input_object *obj); /* merge.c */
+int resolve_symbols(struct linker *linker, struct input_object *obj); /* resolve.c */
+int merge_relocations(struct linker *linker, struct input_object *obj); /* merge.c */
+int merge_btf(struct linker *linker, struct input_object *obj); /* btf.c */
 /* A VAR or FUNC of global or extern linkage. */
-bool btf_is_non_static(const struct btf_type *t);					/* btf.c */
+bool btf_is_non_static(const struct btf_type *t); /* btf.c */
 /* A compiler's jump table (BPF.JT.<func>.<n> in .jumptables): private to its object. */
-bool is_jump_table_symbol(const struct input_object *obj, const Elf64_Sym *sym);	/* merge.c */
-int merge_btf_ext(struct linker *linker, struct input_object *obj);		/* btf.c */
+bool is_jump_table_symbol(const struct input_object *obj, const Elf64_Sym *sym); /* merge.c */
+int merge_btf_ext(struct linker *linker, struct input_object *obj); /* btf.c */
 int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, uint32_t id1,
-		     const struct btf *btf2, uint32_t id2);				/* btf.c */
+		     const struct btf *btf2, uint32_t id2); /* btf.c */
 /* 1 if the two map definitions agree, else 0 with the difference in why. */
 int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t var_id1,
-			  const struct btf *btf2, uint32_t var_id2, char *why, size_t why_size); /* btf.c */
+			  const struct btf *btf2, uint32_t var_id2, char *why,
+			  size_t why_size); /* btf.c */
 int complete_extern_btf(struct btf *dst, uint32_t dst_id, const struct btf *src, uint32_t src_id);
 /* 0 or 1 (DEFINE_STATIC_KEY_FALSE/TRUE) if the VAR is a static key map, -1 if not. */
-int static_key_polarity(const struct btf *btf, uint32_t var_id);		/* btf.c */
+int static_key_polarity(const struct btf *btf, uint32_t var_id); /* btf.c */
 /* Once every input is linked: what no single input could show (resolve.c). */
 int check_link_complete(struct linker *linker);
 struct global_symbol *global_symbol_by_index(struct linker *linker, size_t symbol_index);
@@ -222,8 +229,9 @@ struct final_btf {
 };
 /* After check_link_complete(): DATASECs, dedup, raw sections (btf.c). */
 int finalize_btf(struct linker *linker, const char *output_path, struct final_btf *out);
-void final_btf_free(struct final_btf *btf);					/* btf.c */
-int write_output(struct linker *linker, const char *path, const struct final_btf *btf); /* write.c */
+void final_btf_free(struct final_btf *btf); /* btf.c */
+int write_output(struct linker *linker, const char *path,
+		 const struct final_btf *btf); /* write.c */
 
 /* helpers */
 int grow_array(void **array, size_t *capacity, size_t needed, size_t element_size);

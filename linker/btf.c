@@ -20,7 +20,8 @@ const void *btf_ext__get_raw_data(const struct btf_ext *btf_ext, __u32 *size);
 
 /* ---- type comparison for globals and externs (as libbpf's linker) ---- */
 
-static bool names_equal(const struct btf *btf1, uint32_t off1, const struct btf *btf2, uint32_t off2)
+static bool names_equal(const struct btf *btf1, uint32_t off1, const struct btf *btf2,
+			uint32_t off2)
 {
 	return strcmp(btf__str_by_offset(btf1, off1), btf__str_by_offset(btf2, off2)) == 0;
 }
@@ -50,8 +51,13 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 		if (btf_kind(t1) != btf_kind(t2))
 			goto mismatch;
 		switch (btf_kind(t1)) {
-		case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_ENUM:
-		case BTF_KIND_ENUM64: case BTF_KIND_FWD: case BTF_KIND_FUNC: case BTF_KIND_VAR:
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+		case BTF_KIND_FWD:
+		case BTF_KIND_FUNC:
+		case BTF_KIND_VAR:
 			if (!names_equal(btf1, t1->name_off, btf2, t2->name_off))
 				goto mismatch;
 			break;
@@ -60,7 +66,10 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 		case BTF_KIND_UNKN:
 		case BTF_KIND_FWD:
 			return 1;
-		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+		case BTF_KIND_INT:
+		case BTF_KIND_FLOAT:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
 			if (t1->size != t2->size)
 				goto mismatch;
 			return 1;
@@ -81,7 +90,8 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 			id2 = t2->type;
 			continue;
 		case BTF_KIND_VAR:
-			if ((btf_var(t1)->linkage == BTF_VAR_STATIC) != (btf_var(t2)->linkage == BTF_VAR_STATIC))
+			if ((btf_var(t1)->linkage == BTF_VAR_STATIC) !=
+			    (btf_var(t2)->linkage == BTF_VAR_STATIC))
 				goto mismatch;
 			id1 = t1->type;
 			id2 = t2->type;
@@ -97,7 +107,8 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 			for (i = 0, n = btf_vlen(t1); i < n; i++, m1++, m2++) {
 				if (!names_equal(btf1, m1->name_off, btf2, m2->name_off) ||
 				    m1->offset != m2->offset ||
-				    !btf_type_matches(sym_name, exact, btf1, m1->type, btf2, m2->type))
+				    !btf_type_matches(sym_name, exact, btf1, m1->type, btf2,
+						      m2->type))
 					goto mismatch;
 			}
 			return 1;
@@ -108,7 +119,8 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 			if (btf_vlen(t1) != btf_vlen(t2))
 				goto mismatch;
 			for (i = 0, n = btf_vlen(t1); i < n; i++, p1++, p2++)
-				if (!btf_type_matches(sym_name, exact, btf1, p1->type, btf2, p2->type))
+				if (!btf_type_matches(sym_name, exact, btf1, p1->type, btf2,
+						      p2->type))
 					goto mismatch;
 			id1 = t1->type;
 			id2 = t2->type;
@@ -120,7 +132,8 @@ int btf_type_matches(const char *sym_name, bool exact, const struct btf *btf1, u
 	}
 mismatch:
 	if (bpfld_verbose)
-		elfobj_note(NULL, NULL, "symbol '%s': BTF type ids %u and %u differ", sym_name, id1, id2);
+		elfobj_note(NULL, NULL, "symbol '%s': BTF type ids %u and %u differ", sym_name, id1,
+			    id2);
 	return 0;
 }
 
@@ -130,7 +143,7 @@ mismatch:
 enum { MAP_FIELD_COUNT = 8 };
 
 struct map_definition {
-	uint32_t values[MAP_FIELD_COUNT];	/* type, key_size, value_size, max_entries,
+	uint32_t values[MAP_FIELD_COUNT]; /* type, key_size, value_size, max_entries,
 					   map_flags, numa_node, pinning, map_extra (lower 32 bits) */
 	uint32_t key_type, value_type;
 	bool has_inner;
@@ -138,11 +151,12 @@ struct map_definition {
 };
 
 static const char *const map_int_fields[MAP_FIELD_COUNT] = {
-	"type", "key_size", "value_size", "max_entries", "map_flags", "numa_node", "pinning",
-	"map_extra",
+	"type",	     "key_size",  "value_size", "max_entries",
+	"map_flags", "numa_node", "pinning",	"map_extra",
 };
 
-static int parse_map_definition(const struct btf *btf, uint32_t struct_id, struct map_definition *def)
+static int parse_map_definition(const struct btf *btf, uint32_t struct_id,
+				struct map_definition *def)
 {
 	const struct btf_type *t = elfobj_btf_skip_mods(btf, struct_id, NULL);
 	const struct btf_member *m;
@@ -198,8 +212,8 @@ static int parse_map_definition(const struct btf *btf, uint32_t struct_id, struc
 }
 
 static int map_struct_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t id1,
-					const struct btf *btf2, uint32_t id2, int depth,
-					char *why, size_t why_size)
+					const struct btf *btf2, uint32_t id2, int depth, char *why,
+					size_t why_size)
 {
 	struct map_definition d1, d2;
 	int f;
@@ -216,7 +230,8 @@ static int map_struct_definitions_match(const char *sym_name, const struct btf *
 		}
 	}
 	if (!!d1.key_type != !!d2.key_type || !!d1.value_type != !!d2.value_type ||
-	    (d1.key_type && !btf_type_matches(sym_name, true, btf1, d1.key_type, btf2, d2.key_type)) ||
+	    (d1.key_type &&
+	     !btf_type_matches(sym_name, true, btf1, d1.key_type, btf2, d2.key_type)) ||
 	    (d1.value_type &&
 	     !btf_type_matches(sym_name, true, btf1, d1.value_type, btf2, d2.value_type))) {
 		snprintf(why, why_size, "map key or value type differs");
@@ -235,7 +250,8 @@ static int map_struct_definitions_match(const char *sym_name, const struct btf *
 int map_definitions_match(const char *sym_name, const struct btf *btf1, uint32_t var_id1,
 			  const struct btf *btf2, uint32_t var_id2, char *why, size_t why_size)
 {
-	const struct btf_type *v1 = btf__type_by_id(btf1, var_id1), *v2 = btf__type_by_id(btf2, var_id2);
+	const struct btf_type *v1 = btf__type_by_id(btf1, var_id1),
+			      *v2 = btf__type_by_id(btf2, var_id2);
 
 	snprintf(why, why_size, "not a variable");
 	if (!btf_is_var(v1) || !btf_is_var(v2))
@@ -297,7 +313,10 @@ bool btf_is_non_static(const struct btf_type *t)
 	       (btf_is_func(t) && btf_vlen(t) != BTF_FUNC_STATIC);
 }
 
-struct remap_ctx { const uint32_t *map; uint32_t count; };
+struct remap_ctx {
+	const uint32_t *map;
+	uint32_t count;
+};
 
 static int remap_type_id(uint32_t *id, void *ctx)
 {
@@ -362,7 +381,8 @@ static int find_variable_offset(struct input_object *obj, size_t elf_index, cons
 	return 0;
 }
 
-static int add_datasec_var(struct output_section *dst, uint32_t type, uint32_t offset, uint32_t size)
+static int add_datasec_var(struct output_section *dst, uint32_t type, uint32_t offset,
+			   uint32_t size)
 {
 	struct btf_var_secinfo *var;
 
@@ -406,17 +426,20 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 				if (!glob)
 					continue;
 				if (glob->section_id != dst->id)
-					return elfobj_error(obj->path, src->name,
-							  "symbol '%s': BTF places it in section '%s'",
-							  name, dst->name);
+					return elfobj_error(
+						obj->path, src->name,
+						"symbol '%s': BTF places it in section '%s'", name,
+						dst->name);
 			}
 			/* an extern already described by an earlier object: refresh the size */
 			if (glob && glob->var_index >= 0) {
-				long long size = btf__resolve_size(linker->btf, glob->underlying_btf_id);
+				long long size =
+					btf__resolve_size(linker->btf, glob->underlying_btf_id);
 
 				if (size < 0)
 					return elfobj_error(obj->path, src->name,
-							  "symbol '%s': cannot resolve type size", name);
+							    "symbol '%s': cannot resolve type size",
+							    name);
 				dst->vars[glob->var_index].size = size;
 				continue;
 			}
@@ -425,13 +448,15 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 				const struct btf_type *src_t = btf__type_by_id(obj->btf, var->type);
 				bool found;
 
-				if (find_variable_offset(obj, src->elf_index,
-							 btf__name_by_offset(obj->btf, src_t->name_off),
-							 &offset, &found))
+				if (find_variable_offset(
+					    obj, src->elf_index,
+					    btf__name_by_offset(obj->btf, src_t->name_off), &offset,
+					    &found))
 					return -1;
 				if (!found)
 					return elfobj_error(obj->path, src->name,
-							  "variable '%s' has BTF but no symbol", name);
+							    "variable '%s' has BTF but no symbol",
+							    name);
 			}
 			if (add_datasec_var(dst, new_id, src->output_offset + offset, var->size))
 				return -1;
@@ -538,7 +563,7 @@ static int append_object_types(struct linker *linker, struct input_object *obj,
 				new_id = btf__add_type(linker->btf, obj->btf, t);
 				if (new_id < 0)
 					return elfobj_error(obj->path, BTF_SECTION,
-							  "cannot append type id %u", id);
+							    "cannot append type id %u", id);
 				copy = btf_type_mut(linker->btf, new_id);
 				copy->info = (BTF_KIND_FUNC << 24) | BTF_FUNC_STATIC;
 				obj->btf_type_map[id] = new_id;
@@ -600,7 +625,7 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 	for (id = start_id; id < out_count; id++)
 		if (elfobj_btf_visit_type_ids(btf_type_mut(linker->btf, id), remap_type_id, &remap))
 			return elfobj_error(obj->path, BTF_SECTION,
-					  "type id %u refers to a type that was not linked", id);
+					    "type id %u refers to a type that was not linked", id);
 
 	/* a resolved extern now points at its definition's type */
 	for (g = 0; g < linker->pending_count; g++) {
@@ -611,7 +636,8 @@ int merge_btf(struct linker *linker, struct input_object *obj)
 			continue;
 		input_id = -glob->underlying_btf_id;
 		if (input_id >= count || (input_id && !obj->btf_type_map[input_id]))
-			return elfobj_error(obj->path, BTF_SECTION, "cannot remap type id %u", input_id);
+			return elfobj_error(obj->path, BTF_SECTION, "cannot remap type id %u",
+					    input_id);
 		glob->underlying_btf_id = input_id ? obj->btf_type_map[input_id] : 0;
 		btf_type_mut(linker->btf, glob->btf_id)->type = glob->underlying_btf_id;
 	}
@@ -632,17 +658,19 @@ static int append_btf_ext_record(struct input_object *obj, int block, const char
 	int i;
 
 	if (!src || src->ephemeral || !(src->shdr->sh_flags & SHF_EXECINSTR) || !src->output_id)
-		return elfobj_error(obj->path, BTF_EXT_SECTION,
-				  "records refer to section '%s', which is not a code section of this object",
-				  sec_name);
+		return elfobj_error(
+			obj->path, BTF_EXT_SECTION,
+			"records refer to section '%s', which is not a code section of this object",
+			sec_name);
 	dst = &linker->sections[src->output_id];
 	records = &dst->btf_ext[block];
 	if (!records->record_size)
 		records->record_size = obj->btf_ext[block].record_size;
 	if (records->record_size != obj->btf_ext[block].record_size)
 		return elfobj_error(obj->path, BTF_EXT_SECTION,
-				  "record size %u for '%s' differs from earlier objects (%u)",
-				  obj->btf_ext[block].record_size, sec_name, records->record_size);
+				    "record size %u for '%s' differs from earlier objects (%u)",
+				    obj->btf_ext[block].record_size, sec_name,
+				    records->record_size);
 	if (grow_array((void **)&records->records, &records->capacity,
 		       (records->count + 1) * records->record_size, 1))
 		return -1;
@@ -651,25 +679,29 @@ static int append_btf_ext_record(struct input_object *obj, int block, const char
 
 		memcpy(out, record, records->record_size);
 		memcpy(fields, out, block == BTF_EXT_FUNC_INFO ? 8 : 16);
-		fields[0] += src->output_offset;	/* insn_off, in bytes */
+		fields[0] += src->output_offset; /* insn_off, in bytes */
 		switch (block) {
 		case BTF_EXT_FUNC_INFO:
 			fields[1] = obj->btf_type_map[fields[1]];
 			break;
 		case BTF_EXT_LINE_INFO:
 			for (i = 1; i <= 2; i++) {
-				int off = btf__add_str(linker->btf, btf__str_by_offset(obj->btf, fields[i]));
+				int off = btf__add_str(linker->btf,
+						       btf__str_by_offset(obj->btf, fields[i]));
 
 				if (off < 0)
-					return elfobj_error(obj->path, BTF_EXT_SECTION, "cannot add string");
+					return elfobj_error(obj->path, BTF_EXT_SECTION,
+							    "cannot add string");
 				fields[i] = off;
 			}
 			break;
 		case BTF_EXT_CORE_RELO: {
-			int off = btf__add_str(linker->btf, btf__str_by_offset(obj->btf, fields[2]));
+			int off =
+				btf__add_str(linker->btf, btf__str_by_offset(obj->btf, fields[2]));
 
 			if (off < 0)
-				return elfobj_error(obj->path, BTF_EXT_SECTION, "cannot add string");
+				return elfobj_error(obj->path, BTF_EXT_SECTION,
+						    "cannot add string");
 			fields[1] = obj->btf_type_map[fields[1]];
 			fields[2] = off;
 			break;
@@ -709,8 +741,10 @@ int merge_btf_ext(struct linker *linker, struct input_object *obj)
 /* Serializes the merged .BTF.ext: header, then per block the record size and per-section runs. */
 static int build_btf_ext(struct linker *linker, uint8_t **out, uint32_t *out_size)
 {
-	struct elfobj_btf_ext_header hdr = { .magic = 0xeB9F, .version = 1, .hdr_len = sizeof(hdr) };
-	uint32_t lengths[BTF_EXT_BLOCK_COUNT] = {0};
+	struct elfobj_btf_ext_header hdr = { .magic = 0xeB9F,
+					     .version = 1,
+					     .hdr_len = sizeof(hdr) };
+	uint32_t lengths[BTF_EXT_BLOCK_COUNT] = { 0 };
 	size_t total, pos, i;
 	uint8_t *data;
 	int block;
@@ -727,7 +761,7 @@ static int build_btf_ext(struct linker *linker, uint8_t **out, uint32_t *out_siz
 				continue;
 			if (record_size && record_size != r->record_size)
 				return elfobj_error(NULL, BTF_EXT_SECTION,
-						  "record sizes differ between sections");
+						    "record sizes differ between sections");
 			record_size = r->record_size;
 			lengths[block] += 8 + r->count * r->record_size;
 		}
@@ -820,7 +854,8 @@ int finalize_btf(struct linker *linker, const char *output_path, struct final_bt
 
 		if (glob->var_index < 0 || !glob->section_id || sec->ephemeral || glob->is_extern)
 			continue;
-		sec->vars[glob->var_index].offset = linker->symbols[glob->symbol_index].sym.st_value;
+		sec->vars[glob->var_index].offset =
+			linker->symbols[glob->symbol_index].sym.st_value;
 	}
 	for (i = 1; i < linker->section_count; i++) {
 		struct output_section *sec = &linker->sections[i];
@@ -835,7 +870,8 @@ int finalize_btf(struct linker *linker, const char *output_path, struct final_bt
 			struct btf_var_secinfo *v = &sec->vars[j];
 
 			if (btf__add_datasec_var_info(linker->btf, v->type, v->offset, v->size))
-				return elfobj_error(output_path, sec->name, "cannot add DATASEC member");
+				return elfobj_error(output_path, sec->name,
+						    "cannot add DATASEC member");
 		}
 	}
 	{
@@ -845,7 +881,9 @@ int finalize_btf(struct linker *linker, const char *output_path, struct final_bt
 			if (elfobj_btf_visit_type_ids(btf_type_mut(linker->btf, id),
 						      elfobj_btf_check_type_id, &count))
 				return elfobj_error(output_path, BTF_SECTION,
-						  "internal error: merged type id %u refers to a missing type", id);
+						    "internal error: merged type id %u refers to a "
+						    "missing type",
+						    id);
 	}
 	if (build_btf_ext(linker, &ext_data, &ext_data_size))
 		return -1;
@@ -854,14 +892,15 @@ int finalize_btf(struct linker *linker, const char *output_path, struct final_bt
 		free(ext_data);
 		err = libbpf_get_error(btf_ext);
 		if (err)
-			return elfobj_error(output_path, BTF_EXT_SECTION, "merged .BTF.ext is invalid: %s",
-					  strerror(-err));
+			return elfobj_error(output_path, BTF_EXT_SECTION,
+					    "merged .BTF.ext is invalid: %s", strerror(-err));
 	}
 	opts.btf_ext = btf_ext;
 	err = btf__dedup(linker->btf, &opts);
 	if (err) {
 		btf_ext__free(btf_ext);
-		return elfobj_error(output_path, BTF_SECTION, "BTF dedup failed: %s", strerror(-err));
+		return elfobj_error(output_path, BTF_SECTION, "BTF dedup failed: %s",
+				    strerror(-err));
 	}
 	raw = btf__raw_data(linker->btf, btf_size);
 	*btf_raw = raw ? malloc(*btf_size) : NULL;

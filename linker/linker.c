@@ -65,4 +65,3 @@ int link_input_object(struct linker *linker, const char *path)
 	input_object_close(&obj);
 	return err;
 }
-

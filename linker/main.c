@@ -20,7 +20,8 @@ static void usage(FILE *out)
 	      "  -V, --version       show the version and exit\n"
 	      "\n"
 	      "Exit status is 0 on success, 1 on a link error (nothing is written), 2 on\n"
-	      "a usage error.\n", out);
+	      "a usage error.\n",
+	      out);
 }
 
 static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -66,7 +67,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!output || optind >= argc) {
-		fprintf(stderr, "bpfld: error: %s\n", !output ? "no output file (-o) given" : "no input files");
+		fprintf(stderr, "bpfld: error: %s\n",
+			!output ? "no output file (-o) given" : "no input files");
 		usage(stderr);
 		return 2;
 	}

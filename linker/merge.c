@@ -107,23 +107,27 @@ int merge_section_data(struct linker *linker, struct input_object *obj)
 			init_from_input(dst, src);
 		} else if (!dst->ephemeral && !src->ephemeral) {
 			if (dst->type != src->shdr->sh_type)
-				return elfobj_error(obj->path, src->name,
-						  "section type %#x differs from earlier objects (%#x)",
-						  src->shdr->sh_type, dst->type);
+				return elfobj_error(
+					obj->path, src->name,
+					"section type %#x differs from earlier objects (%#x)",
+					src->shdr->sh_type, dst->type);
 			if (dst->flags != src->shdr->sh_flags)
-				return elfobj_error(obj->path, src->name,
-						  "section flags %#llx differ from earlier objects (%#llx)",
-						  (unsigned long long)src->shdr->sh_flags,
-						  (unsigned long long)dst->flags);
+				return elfobj_error(
+					obj->path, src->name,
+					"section flags %#llx differ from earlier objects (%#llx)",
+					(unsigned long long)src->shdr->sh_flags,
+					(unsigned long long)dst->flags);
 			if (dst->entsize != src->shdr->sh_entsize)
-				return elfobj_error(obj->path, src->name,
-						  "section entry size differs from earlier objects");
+				return elfobj_error(
+					obj->path, src->name,
+					"section entry size differs from earlier objects");
 			/* license and version must agree and appear once */
-			if (strcmp(src->name, "license") == 0 || strcmp(src->name, "version") == 0) {
+			if (strcmp(src->name, "license") == 0 ||
+			    strcmp(src->name, "version") == 0) {
 				if (dst->size != src->shdr->sh_size ||
 				    (dst->size && memcmp(dst->data, src->data->d_buf, dst->size)))
 					return elfobj_error(obj->path, src->name,
-							  "contents differ from earlier objects");
+							    "contents differ from earlier objects");
 				src->skipped = true;
 				src->output_id = dst->id;
 				continue;
@@ -138,10 +142,26 @@ int merge_section_data(struct linker *linker, struct input_object *obj)
 
 /* ---- relocations ---- */
 
-static uint32_t read_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t read_u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
-static void write_u32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void write_u64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+static uint32_t read_u32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static uint64_t read_u64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+static void write_u32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+static void write_u64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
 
 /* Adds `delta` bytes to the in-place value of a relocation against a section symbol. */
 static int rebase_in_place_value(struct input_object *obj, const char *rel_name,
@@ -165,9 +185,10 @@ static int rebase_in_place_value(struct input_object *obj, const char *rel_name,
 		else
 			imm = (int64_t)insn.imm + (int64_t)delta;
 		if (imm > INT32_MAX || imm < INT32_MIN)
-			return elfobj_error(obj->path, rel_name,
-					  "rebased instruction immediate at %#llx overflows 32 bits",
-					  (unsigned long long)offset);
+			return elfobj_error(
+				obj->path, rel_name,
+				"rebased instruction immediate at %#llx overflows 32 bits",
+				(unsigned long long)offset);
 		insn.imm = (int32_t)imm;
 		memcpy(p, &insn, sizeof(insn));
 		return 0;
@@ -179,8 +200,8 @@ static int rebase_in_place_value(struct input_object *obj, const char *rel_name,
 	case ELFOBJ_R_BPF_64_NODYLD32:
 		if (read_u32(p) + delta > UINT32_MAX)
 			return elfobj_error(obj->path, rel_name,
-					  "rebased 32-bit value at %#llx overflows",
-					  (unsigned long long)offset);
+					    "rebased 32-bit value at %#llx overflows",
+					    (unsigned long long)offset);
 		write_u32(p, read_u32(p) + (uint32_t)delta);
 		return 0;
 	}
@@ -223,9 +244,11 @@ static int check_static_keys(struct linker *linker, struct input_object *obj,
 			continue;
 		}
 		if (!section_id || strcmp(linker->sections[section_id].name, ELFOBJ_MAPS_SECTION))
-			return elfobj_error(obj->path, keys->name, "entry %zu (offset 0x%zx): key '%s' is not a map in .maps",
-					  branch->entry, branch->entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
-					  obj->file.symbol_names[branch->key_symbol]);
+			return elfobj_error(
+				obj->path, keys->name,
+				"entry %zu (offset 0x%zx): key '%s' is not a map in .maps",
+				branch->entry, branch->entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
+				obj->file.symbol_names[branch->key_symbol]);
 	}
 	return 0;
 }
@@ -253,22 +276,26 @@ static int rebase_jump_tables(struct linker *linker, struct input_object *obj,
 		table_sec = &obj->sections[sym->st_shndx];
 		if (!jump_table_owner[i])
 			return elfobj_error(obj->path, JUMP_TABLES_SECTION,
-					  "jump table '%s' is not loaded by any instruction, so its code section is unknown",
-					  name);
+					    "jump table '%s' is not loaded by any instruction, so "
+					    "its code section is unknown",
+					    name);
 		if (sym->st_size % 8 || sym->st_value % 8)
 			return elfobj_error(obj->path, JUMP_TABLES_SECTION,
-					  "jump table '%s' is not an array of 8-byte entries", name);
+					    "jump table '%s' is not an array of 8-byte entries",
+					    name);
 		code = &obj->sections[jump_table_owner[i]];
 		dst = &linker->sections[table_sec->output_id];
 		for (entry = 0; entry < sym->st_size / 8; entry++) {
-			uint8_t *p = dst->data + table_sec->output_offset + sym->st_value + entry * 8;
+			uint8_t *p =
+				dst->data + table_sec->output_offset + sym->st_value + entry * 8;
 			uint64_t target = read_u64(p);
 
 			if (target % ELFOBJ_INSN_SIZE || target >= code->shdr->sh_size)
-				return elfobj_error(obj->path, JUMP_TABLES_SECTION,
-						  "jump table '%s' entry %llu (%#llx) is outside '%s'",
-						  name, (unsigned long long)entry,
-						  (unsigned long long)target, code->name);
+				return elfobj_error(
+					obj->path, JUMP_TABLES_SECTION,
+					"jump table '%s' entry %llu (%#llx) is outside '%s'", name,
+					(unsigned long long)entry, (unsigned long long)target,
+					code->name);
 			write_u64(p, target + code->output_offset);
 		}
 	}
@@ -312,27 +339,32 @@ int merge_relocations(struct linker *linker, struct input_object *obj)
 			Elf64_Rel *out_rel;
 
 			if (!out_sym) {
-				const char *sec_name = sym->st_shndx < obj->section_count ?
-					obj->sections[sym->st_shndx].name : "?";
+				const char *sec_name = sym->st_shndx < obj->section_count
+							       ? obj->sections[sym->st_shndx].name
+							       : "?";
 
 				elfobj_error(obj->path, rel_sec->name,
-					   "relocation #%zu refers to symbol '%s' in discarded section '%s'",
-					   j, input_symbol_name(obj, sym), sec_name);
+					     "relocation #%zu refers to symbol '%s' in discarded "
+					     "section '%s'",
+					     j, input_symbol_name(obj, sym), sec_name);
 				goto out;
 			}
 			if (ELF64_ST_TYPE(sym->st_info) == STT_SECTION) {
-				const struct input_section *referenced = &obj->sections[sym->st_shndx];
+				const struct input_section *referenced =
+					&obj->sections[sym->st_shndx];
 
 				if (rebase_in_place_value(obj, rel_sec->name, dst, offset, type,
 							  referenced->output_offset))
 					goto out;
 			}
-			if (is_jump_table_symbol(obj, sym) && (target->shdr->sh_flags & SHF_EXECINSTR)) {
+			if (is_jump_table_symbol(obj, sym) &&
+			    (target->shdr->sh_flags & SHF_EXECINSTR)) {
 				if (jump_table_owner[sym_index] &&
 				    jump_table_owner[sym_index] != target->elf_index) {
-					elfobj_error(obj->path, rel_sec->name,
-						   "jump table '%s' is used from two code sections",
-						   input_symbol_name(obj, sym));
+					elfobj_error(
+						obj->path, rel_sec->name,
+						"jump table '%s' is used from two code sections",
+						input_symbol_name(obj, sym));
 					goto out;
 				}
 				jump_table_owner[sym_index] = target->elf_index;

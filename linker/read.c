@@ -124,13 +124,14 @@ static int read_sections(struct input_object *obj)
 		sec->shdr = scn ? elf64_getshdr(scn) : NULL;
 		sec->data = sec->shdr ? elf_getdata(scn, NULL) : NULL;
 		if (!sec->data)
-			return elfobj_error(obj->path, sec->name, "cannot read data: %s", elf_errmsg(-1));
+			return elfobj_error(obj->path, sec->name, "cannot read data: %s",
+					    elf_errmsg(-1));
 		if (sec->shdr->sh_size != sec->data->d_size)
 			return elfobj_error(obj->path, sec->name, "inconsistent section size");
 		sec->skipped = is_ignored_section(sec);
 		/* 8-byte aligned tables: elfobj copies misaligned ones */
-		sec->table = sec->shdr->sh_type == SHT_SYMTAB ? (void *)obj->file.symbols :
-			     (void *)obj->file.sections[i].data;
+		sec->table = sec->shdr->sh_type == SHT_SYMTAB ? (void *)obj->file.symbols
+							      : (void *)obj->file.sections[i].data;
 	}
 
 	for (i = 1; i < shnum; i++) {
@@ -140,7 +141,9 @@ static int read_sections(struct input_object *obj)
 			continue;
 		if (strcmp(sec->name, BPFKEYS_SECTION) == 0)
 			return elfobj_error(obj->path, sec->name,
-					  "this object was already resolved by bpfkeys (its site indices would not match the merged code): link the raw objects, then run bpfkeys resolve on the result");
+					    "this object was already resolved by bpfkeys (its site "
+					    "indices would not match the merged code): link the "
+					    "raw objects, then run bpfkeys resolve on the result");
 		/* elfobj parsed and checked them */
 		if (strcmp(sec->name, BTF_SECTION) == 0 || strcmp(sec->name, BTF_EXT_SECTION) == 0)
 			sec->skipped = true;

@@ -28,14 +28,14 @@ int output_symbol_add(struct linker *linker, size_t *index)
  * Found for every name in one pass over the object's types, not one per symbol.
  */
 struct global_btf {
-	uint32_t loose_id;	/* last non-static VAR/FUNC of the name so far */
-	uint32_t datasec_id, btf_id;	/* its first DATASEC variable */
-	uint32_t ambiguous_id;	/* that variable's type, when loose_id differs */
+	uint32_t loose_id; /* last non-static VAR/FUNC of the name so far */
+	uint32_t datasec_id, btf_id; /* its first DATASEC variable */
+	uint32_t ambiguous_id; /* that variable's type, when loose_id differs */
 	bool in_datasec;
 };
 
 struct global_btf_table {
-	struct name_index names;	/* name -> entry */
+	struct name_index names; /* name -> entry */
 	struct global_btf *entries;
 	size_t count, capacity;
 };
@@ -82,7 +82,8 @@ static int build_global_btf_table(struct input_object *obj, struct global_btf_ta
 
 			if (!btf_is_non_static(vt))
 				continue;
-			entry = global_btf_entry(table, btf__name_by_offset(obj->btf, vt->name_off));
+			entry = global_btf_entry(table,
+						 btf__name_by_offset(obj->btf, vt->name_off));
 			if (!entry)
 				return -1;
 			if (entry->in_datasec)
@@ -117,8 +118,8 @@ static int find_global_symbol_btf(struct input_object *obj, const struct global_
 	entry = &table->entries[index];
 	if (entry->ambiguous_id)
 		return elfobj_error(obj->path, NULL,
-				  "symbol '%s': BTF is ambiguous: type ids %u and %u match",
-				  sym_name, entry->loose_id, entry->ambiguous_id);
+				    "symbol '%s': BTF is ambiguous: type ids %u and %u match",
+				    sym_name, entry->loose_id, entry->ambiguous_id);
 	if (entry->in_datasec) {
 		*datasec_id = entry->datasec_id;
 		*btf_id = entry->btf_id;
@@ -139,14 +140,16 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 		return true;
 	if (!glob->btf_id || !btf_id) {
 		elfobj_error(obj->path, NULL,
-			   "symbol '%s': BTF info is missing for a global symbol (compile every object with -g)",
-			   sym_name);
+			     "symbol '%s': BTF info is missing for a global symbol (compile every "
+			     "object with -g)",
+			     sym_name);
 		return false;
 	}
 	t = btf__type_by_id(obj->btf, btf_id);
 	if (!btf_is_var(t) && !btf_is_func(t)) {
 		elfobj_error(obj->path, NULL,
-			   "symbol '%s': only extern variables and functions are supported", sym_name);
+			     "symbol '%s': only extern variables and functions are supported",
+			     sym_name);
 		return false;
 	}
 	if (glob->section_id &&
@@ -157,25 +160,27 @@ static bool global_symbols_match(struct linker *linker, struct global_symbol *gl
 
 		/* the one difference a key's two declarations can have: its initial state */
 		if (earlier >= 0 && current >= 0 && earlier != current) {
-			elfobj_error(obj->path, ELFOBJ_MAPS_SECTION,
-				   "static key '%s': %s_STATIC_KEY_%s in %s vs %s_STATIC_KEY_%s in %s",
-				   sym_name, glob->is_extern ? "DECLARE" : "DEFINE",
-				   earlier ? "TRUE" : "FALSE", glob->path,
-				   is_extern ? "DECLARE" : "DEFINE",
-				   current ? "TRUE" : "FALSE", obj->path);
+			elfobj_error(
+				obj->path, ELFOBJ_MAPS_SECTION,
+				"static key '%s': %s_STATIC_KEY_%s in %s vs %s_STATIC_KEY_%s in %s",
+				sym_name, glob->is_extern ? "DECLARE" : "DEFINE",
+				earlier ? "TRUE" : "FALSE", glob->path,
+				is_extern ? "DECLARE" : "DEFINE", current ? "TRUE" : "FALSE",
+				obj->path);
 			return false;
 		}
-		if (map_definitions_match(sym_name, linker->btf, glob->btf_id, obj->btf, btf_id, why,
-					  sizeof(why)))
+		if (map_definitions_match(sym_name, linker->btf, glob->btf_id, obj->btf, btf_id,
+					  why, sizeof(why)))
 			return true;
 		elfobj_error(obj->path, ELFOBJ_MAPS_SECTION,
-			   "symbol '%s': map definition differs from the one in %s", sym_name, glob->path);
+			     "symbol '%s': map definition differs from the one in %s", sym_name,
+			     glob->path);
 		elfobj_note(obj->path, ELFOBJ_MAPS_SECTION, "%s", why);
 		return false;
 	}
 	if (!btf_type_matches(sym_name, true, linker->btf, glob->btf_id, obj->btf, btf_id)) {
-		elfobj_error(obj->path, NULL, "symbol '%s': type differs from the one linked before",
-			   sym_name);
+		elfobj_error(obj->path, NULL,
+			     "symbol '%s': type differs from the one linked before", sym_name);
 		return false;
 	}
 	return true;
@@ -205,11 +210,12 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 	if (is_extern) {
 		if (!obj->btf)
 			return elfobj_error(obj->path, NULL,
-					  "symbol '%s': externs need BTF (compile with -g)", name);
+					    "symbol '%s': externs need BTF (compile with -g)",
+					    name);
 	} else if (sym.st_shndx < SHN_LORESERVE) {
 		src_sec = &obj->sections[sym.st_shndx];
 		if (src_sec->skipped)
-			return 0;	/* e.g. the second "license" */
+			return 0; /* e.g. the second "license" */
 		dst_sec = &linker->sections[src_sec->output_id];
 		/* one STT_SECTION symbol per output section */
 		if (type == STT_SECTION && dst_sec->section_symbol) {
@@ -235,7 +241,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 		return -1;
 	if (obj->btf && !btf_id)
 		return elfobj_error(obj->path, src_sec ? src_sec->name : NULL,
-				  "symbol '%s': no BTF info for this global/extern symbol", name);
+				    "symbol '%s': no BTF info for this global/extern symbol", name);
 	if (is_extern && datasec_id) {
 		const struct btf_type *t = btf__type_by_id(obj->btf, datasec_id);
 		const char *sec_name = btf__name_by_offset(obj->btf, t->name_off);
@@ -245,7 +251,8 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 			src_sec = input_section_by_name(obj, sec_name);
 			if (!src_sec || !src_sec->output_id)
 				return elfobj_error(obj->path, sec_name,
-						  "symbol '%s': no section for this extern", name);
+						    "symbol '%s': no section for this extern",
+						    name);
 			dst_sec = &linker->sections[src_sec->output_id];
 		}
 	}
@@ -258,8 +265,9 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 		obj->symbol_map[index] = glob->symbol_index;
 		if (!is_extern && !glob->is_extern && !glob->is_weak && bind != STB_WEAK)
 			return elfobj_error(obj->path, src_sec ? src_sec->name : NULL,
-					  "symbol '%s': duplicate definition (also defined as a strong symbol in an earlier object)",
-					  name);
+					    "symbol '%s': duplicate definition (also defined as a "
+					    "strong symbol in an earlier object)",
+					    name);
 		if (!global_symbols_match(linker, glob, obj, name, btf_id, is_extern))
 			return -1;
 		dst_sym = &linker->symbols[glob->symbol_index].sym;
@@ -283,9 +291,10 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 		dst_sym->st_value = (src_sec ? src_sec->output_offset : 0) + sym.st_value;
 		dst_sym->st_size = sym.st_size;
 		if (glob->section_id && dst_sec && glob->section_id != dst_sec->id)
-			return elfobj_error(obj->path, dst_sec->name,
-					  "symbol '%s': defined in section '%s', but declared in '%s'",
-					  name, dst_sec->name, linker->sections[glob->section_id].name);
+			return elfobj_error(
+				obj->path, dst_sec->name,
+				"symbol '%s': defined in section '%s', but declared in '%s'", name,
+				dst_sec->name, linker->sections[glob->section_id].name);
 		glob->section_id = dst_sec ? dst_sec->id : 0;
 		glob->is_extern = false;
 		glob->path = obj->path;
@@ -383,19 +392,21 @@ int check_link_complete(struct linker *linker)
 		 */
 		if (output_has_btf && !glob->btf_id)
 			return elfobj_error(glob->path, NULL,
-					  "symbol '%s': BTF info is missing for a global symbol (compile every object with -g)",
-					  name);
+					    "symbol '%s': BTF info is missing for a global symbol "
+					    "(compile every object with -g)",
+					    name);
 		if (!glob->static_key_user)
 			continue;
 		if (glob->is_extern)
 			return elfobj_error(glob->static_key_user, ELFOBJ_STATIC_KEYS_SECTION,
-					  "static key '%s' is declared but not defined in any input (missing DEFINE_STATIC_KEY_*?)",
-					  name);
+					    "static key '%s' is declared but not defined in any "
+					    "input (missing DEFINE_STATIC_KEY_*?)",
+					    name);
 		if (!glob->section_id ||
 		    strcmp(linker->sections[glob->section_id].name, ELFOBJ_MAPS_SECTION) != 0)
 			return elfobj_error(glob->static_key_user, ELFOBJ_STATIC_KEYS_SECTION,
-					  "key '%s' is not a map in .maps (defined in %s)", name,
-					  glob->path);
+					    "key '%s' is not a map in .maps (defined in %s)", name,
+					    glob->path);
 	}
 	return 0;
 }

@@ -107,8 +107,8 @@ static int build_elf(struct linker *linker, struct elfobj_writer *w, Elf64_Sym *
 
 	if (add_section(w, strtab_name, SHT_STRTAB, SHF_STRINGS, 1, 0, 0, 0, linker->strtab.data,
 			linker->strtab.size, ELF_T_BYTE) ||
-	    add_section(w, symtab_name, SHT_SYMTAB, 0, 8, sizeof(Elf64_Sym), 1, local_count, symbols,
-			linker->symbol_count * sizeof(Elf64_Sym), ELF_T_SYM))
+	    add_section(w, symtab_name, SHT_SYMTAB, 0, 8, sizeof(Elf64_Sym), 1, local_count,
+			symbols, linker->symbol_count * sizeof(Elf64_Sym), ELF_T_SYM))
 		goto out;
 
 	for (i = 1; i < linker->section_count; i++) {
@@ -116,8 +116,8 @@ static int build_elf(struct linker *linker, struct elfobj_writer *w, Elf64_Sym *
 
 		if (sec->ephemeral)
 			continue;
-		if (add_section(w, section_names[i], sec->type, sec->flags, sec->align, sec->entsize,
-				0, 0, sec->data, sec->size, ELF_T_BYTE))
+		if (add_section(w, section_names[i], sec->type, sec->flags, sec->align,
+				sec->entsize, 0, 0, sec->data, sec->size, ELF_T_BYTE))
 			goto out;
 	}
 	for (i = 1; i < linker->section_count; i++) {
@@ -131,16 +131,16 @@ static int build_elf(struct linker *linker, struct elfobj_writer *w, Elf64_Sym *
 			rel->r_info = ELF64_R_INFO(new_index[ELF64_R_SYM(rel->r_info)],
 						   ELF64_R_TYPE(rel->r_info));
 		}
-		if (add_section(w, rel_section_names[i], SHT_REL, SHF_INFO_LINK, 8, sizeof(Elf64_Rel), 2,
-				sec->elf_index, sec->relocations,
+		if (add_section(w, rel_section_names[i], SHT_REL, SHF_INFO_LINK, 8,
+				sizeof(Elf64_Rel), 2, sec->elf_index, sec->relocations,
 				sec->relocation_count * sizeof(Elf64_Rel), ELF_T_REL))
 			goto out;
 	}
-	if (btf_raw && add_section(w, btf_name, SHT_PROGBITS, 0, 8, 0, 0, 0, btf_raw, btf_size,
-				   ELF_T_BYTE))
+	if (btf_raw &&
+	    add_section(w, btf_name, SHT_PROGBITS, 0, 8, 0, 0, 0, btf_raw, btf_size, ELF_T_BYTE))
 		goto out;
-	if (ext_raw && add_section(w, ext_name, SHT_PROGBITS, 0, 8, 0, 0, 0, ext_raw, ext_size,
-				   ELF_T_BYTE))
+	if (ext_raw &&
+	    add_section(w, ext_name, SHT_PROGBITS, 0, 8, 0, 0, 0, ext_raw, ext_size, ELF_T_BYTE))
 		goto out;
 	err = 0;
 out:

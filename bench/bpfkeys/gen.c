@@ -67,26 +67,27 @@ static void insn(struct buf *b, uint8_t code, uint8_t regs, int16_t off, int32_t
 
 static void rel(struct buf *b, uint64_t off, uint32_t sym, uint32_t type)
 {
-	Elf64_Rel r = {off, ELF64_R_INFO(sym, type)};
+	Elf64_Rel r = { off, ELF64_R_INFO(sym, type) };
 
 	put(b, &r, sizeof(r));
 }
 
 /* One site: gotol_or_nop +1 over "r0 += 1"; entry and its 3 relocations. */
-static void site(struct buf *code, uint32_t code_secsym, uint32_t key_sym, struct buf *sk, struct buf *skrel)
+static void site(struct buf *code, uint32_t code_secsym, uint32_t key_sym, struct buf *sk,
+		 struct buf *skrel)
 {
 	uint32_t at = (uint32_t)code->size, target = at + 16;
 	uint64_t flags = 0;
 	uint64_t base = sk->size;
 
-	insn(code, 0x06, 0x10, 0, 1);   /* gotol_or_nop +1 */
-	insn(code, 0x07, 0x00, 0, 1);   /* r0 += 1 */
+	insn(code, 0x06, 0x10, 0, 1); /* gotol_or_nop +1 */
+	insn(code, 0x07, 0x00, 0, 1); /* r0 += 1 */
 	put(sk, &at, 4);
 	put(sk, &target, 4);
 	put(sk, &flags, 8);
-	rel(skrel, base, code_secsym, 4);     /* R_BPF_64_NODYLD32 */
+	rel(skrel, base, code_secsym, 4); /* R_BPF_64_NODYLD32 */
 	rel(skrel, base + 4, code_secsym, 3); /* R_BPF_64_ABS32 */
-	rel(skrel, base + 8, key_sym, 2);     /* R_BPF_64_ABS64 */
+	rel(skrel, base + 8, key_sym, 2); /* R_BPF_64_ABS64 */
 }
 
 static void add_section(Elf *elf, uint32_t name, uint32_t type, uint64_t flags, uint32_t link,
@@ -115,7 +116,8 @@ static void add_section(Elf *elf, uint32_t name, uint32_t type, uint64_t flags, 
 int main(int argc, char **argv)
 {
 	enum { S_STRTAB = 1, S_TEXT, S_XDP, S_RELXDP, S_MAPS, S_SK, S_RELSK, S_BTF, S_SYMTAB };
-	struct buf strtab = {0}, text = {0}, xdp = {0}, relxdp = {0}, sk = {0}, skrel = {0}, syms = {0};
+	struct buf strtab = { 0 }, text = { 0 }, xdp = { 0 }, relxdp = { 0 }, sk = { 0 },
+		   skrel = { 0 }, syms = { 0 };
 	long sites, keys = 64, programs, shared_sites, per_program = DEFAULT_SITES_PER_PROGRAM;
 	long calling_every;
 	uint32_t n_text, n_xdp, n_relxdp, n_maps, n_sk, n_relsk, n_btf, n_symtab, n_strtab;
@@ -193,7 +195,7 @@ int main(int argc, char **argv)
 	}
 	long left = sites - shared_sites;
 	/* the sites in shared functions were written first, in .text: keep entry order by section */
-	struct buf sk_xdp = {0}, skrel_xdp = {0};
+	struct buf sk_xdp = { 0 }, skrel_xdp = { 0 };
 	for (long p = 0; p < programs; p++) {
 		char name[32];
 		uint64_t start = xdp.size;
@@ -210,7 +212,8 @@ int main(int argc, char **argv)
 			}
 		}
 		for (long s = 0; s < n; s++)
-			site(&xdp, 2, first_key_sym + (uint32_t)(key_rr++ % keys), &sk_xdp, &skrel_xdp);
+			site(&xdp, 2, first_key_sym + (uint32_t)(key_rr++ % keys), &sk_xdp,
+			     &skrel_xdp);
 		insn(&xdp, 0x95, 0, 0, 0);
 		left -= n;
 		snprintf(name, sizeof(name), "prog_%ld", p);
@@ -275,14 +278,20 @@ int main(int argc, char **argv)
 	eh.e_shstrndx = S_STRTAB;
 	gelf_update_ehdr(elf, &eh);
 	add_section(elf, n_strtab, SHT_STRTAB, 0, 0, 0, 1, 0, NULL, 0); /* filled below */
-	add_section(elf, n_text, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 8, 0, text.data, text.size);
-	add_section(elf, n_xdp, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 8, 0, xdp.data, xdp.size);
-	add_section(elf, n_relxdp, SHT_REL, SHF_INFO_LINK, S_SYMTAB, S_XDP, 8, 16, relxdp.data, relxdp.size);
-	add_section(elf, n_maps, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, 0, 8, 0, maps, (size_t)keys * 32);
+	add_section(elf, n_text, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 8, 0, text.data,
+		    text.size);
+	add_section(elf, n_xdp, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 0, 8, 0, xdp.data,
+		    xdp.size);
+	add_section(elf, n_relxdp, SHT_REL, SHF_INFO_LINK, S_SYMTAB, S_XDP, 8, 16, relxdp.data,
+		    relxdp.size);
+	add_section(elf, n_maps, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, 0, 8, 0, maps,
+		    (size_t)keys * 32);
 	add_section(elf, n_sk, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, 0, 8, 0, sk.data, sk.size);
-	add_section(elf, n_relsk, SHT_REL, SHF_INFO_LINK, S_SYMTAB, S_SK, 8, 16, skrel.data, skrel.size);
+	add_section(elf, n_relsk, SHT_REL, SHF_INFO_LINK, S_SYMTAB, S_SK, 8, 16, skrel.data,
+		    skrel.size);
 	add_section(elf, n_btf, SHT_PROGBITS, 0, 0, 0, 4, 0, (void *)btf_data, btf_size);
-	add_section(elf, n_symtab, SHT_SYMTAB, 0, S_STRTAB, first_global, 8, sizeof(Elf64_Sym), syms.data, syms.size);
+	add_section(elf, n_symtab, SHT_SYMTAB, 0, S_STRTAB, first_global, 8, sizeof(Elf64_Sym),
+		    syms.data, syms.size);
 	/* the string table last: symbol names were added while building */
 	Elf_Data *d = elf_getdata(elf_getscn(elf, S_STRTAB), NULL);
 	d->d_buf = strtab.data;

@@ -53,8 +53,8 @@ static void time_flips(struct bpfkeys_object *obj, int progs, double *times, int
 
 		times[r] = now_us() - t0;
 		if (n != progs) {
-			fprintf(stderr, "flip_latency: flip replaced %d of %d programs: %s\n", n, progs,
-				bpfkeys_errmsg(obj));
+			fprintf(stderr, "flip_latency: flip replaced %d of %d programs: %s\n", n,
+				progs, bpfkeys_errmsg(obj));
 			exit(1);
 		}
 	}
@@ -93,8 +93,10 @@ static struct bpfkeys_object *load_and_attach(const char *path, int *progs, enum
 		if (!bpfkeys_program(obj, name))
 			break;
 		snprintf(dev, sizeof(dev), "bench_rx%d", *progs);
-		if ((attach == XDP_LINKS && !bpfkeys_attach_xdp(obj, name, (int)if_nametoindex(dev))) ||
-		    (attach == TCX_LINKS && !bpfkeys_attach_tcx(obj, name, (int)if_nametoindex(dev), false))) {
+		if ((attach == XDP_LINKS &&
+		     !bpfkeys_attach_xdp(obj, name, (int)if_nametoindex(dev))) ||
+		    (attach == TCX_LINKS &&
+		     !bpfkeys_attach_tcx(obj, name, (int)if_nametoindex(dev), false))) {
 			fprintf(stderr, "flip_latency: attach %s: %s\n", name, bpfkeys_errmsg(obj));
 			exit(1);
 		}
@@ -126,7 +128,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < MAX_PROGS && i < 16; i++) {
 		char cmd[128];
 
-		snprintf(cmd, sizeof(cmd), "ip link add bench_tx%d type veth peer name bench_rx%d", i, i);
+		snprintf(cmd, sizeof(cmd), "ip link add bench_tx%d type veth peer name bench_rx%d",
+			 i, i);
 		if (system(cmd)) {
 			fprintf(stderr, "flip_latency: %s failed\n", cmd);
 			return 1;
@@ -173,9 +176,8 @@ int main(int argc, char **argv)
 	snprintf(f_cell, sizeof(f_cell), "%s (%s)", f_med, f_min);
 	snprintf(t_cell, sizeof(t_cell), "%s (%s)", t_med, t_min);
 	snprintf(r_cell, sizeof(r_cell), "%s (%s)", r_med, r_min);
-	printf("%-18s %-11u %-20s %-20s %-20s %-20s %.1fx\n", argv[4], info.xlated_prog_len / 8, b_cell, f_cell,
-	       t_cell, r_cell,
-	       reload[reloads / 2] / flip[rounds / 2]);
+	printf("%-18s %-11u %-20s %-20s %-20s %-20s %.1fx\n", argv[4], info.xlated_prog_len / 8,
+	       b_cell, f_cell, t_cell, r_cell, reload[reloads / 2] / flip[rounds / 2]);
 	free(bare);
 	free(flip);
 	free(tcx);

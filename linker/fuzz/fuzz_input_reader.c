@@ -21,7 +21,9 @@
 
 static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	(void)level; (void)fmt; (void)ap;
+	(void)level;
+	(void)fmt;
+	(void)ap;
 	return 0;
 }
 
@@ -30,7 +32,8 @@ static bool dedup;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	dedup = getenv("FUZZ_DEDUP") != NULL;
-	(void)argc; (void)argv;
+	(void)argc;
+	(void)argv;
 	elf_version(EV_CURRENT);
 	libbpf_set_print(quiet_libbpf);
 	/* errors are expected by the thousand: keep them off the terminal */
@@ -63,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		free(image);
 	}
-	input_object_close(&obj);	/* frees image */
+	input_object_close(&obj); /* frees image */
 	linker_free(&linker);
 	return 0;
 }

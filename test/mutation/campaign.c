@@ -85,14 +85,25 @@ static int write_whole(const char *path, const uint8_t *bytes, size_t size)
 /* ---- where the structures are (from the unmutated seed) ---- */
 
 struct region {
-	uint64_t offset, size, entry;	/* entry: record size to aim field changes at */
+	uint64_t offset, size, entry; /* entry: record size to aim field changes at */
 };
 
-enum { R_EHDR, R_SHDRS, R_SYMTAB, R_REL, R_BTF, R_BTF_EXT, R_STATIC_KEYS, R_BPFKEYS,
-       R_CODE, R_ANY, R_KINDS };
+enum {
+	R_EHDR,
+	R_SHDRS,
+	R_SYMTAB,
+	R_REL,
+	R_BTF,
+	R_BTF_EXT,
+	R_STATIC_KEYS,
+	R_BPFKEYS,
+	R_CODE,
+	R_ANY,
+	R_KINDS
+};
 static const char *const region_names[R_KINDS] = {
-	"ehdr", "shdr", "symbol", "relocation", "btf", "btf_ext", "static_keys", "bpfkeys",
-	"code", "byte",
+	"ehdr",	   "shdr",	  "symbol",  "relocation", "btf",
+	"btf_ext", "static_keys", "bpfkeys", "code",	   "byte",
 };
 
 struct layout {
@@ -150,16 +161,26 @@ static void find_layout(const uint8_t *bytes, size_t size, struct layout *l)
 static uint64_t interesting(uint64_t old, size_t file_size)
 {
 	switch (below(10)) {
-	case 0: return 0;
-	case 1: return 1;
-	case 2: return ~0ULL;
-	case 3: return old + 1;
-	case 4: return old - 1;
-	case 5: return file_size;
-	case 6: return old ^ (1ULL << below(64));
-	case 7: return 0xfff0 + below(16);	/* reserved section indices */
-	case 8: return below(64);
-	default: return next_random();
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	case 2:
+		return ~0ULL;
+	case 3:
+		return old + 1;
+	case 4:
+		return old - 1;
+	case 5:
+		return file_size;
+	case 6:
+		return old ^ (1ULL << below(64));
+	case 7:
+		return 0xfff0 + below(16); /* reserved section indices */
+	case 8:
+		return below(64);
+	default:
+		return next_random();
 	}
 }
 
@@ -180,7 +201,8 @@ static void mutate_field(uint8_t *bytes, size_t size, const struct region *r)
 	memcpy(bytes + offset, &value, width);
 }
 
-static size_t mutate(uint8_t *bytes, size_t size, const struct layout *l, char *what, size_t what_size)
+static size_t mutate(uint8_t *bytes, size_t size, const struct layout *l, char *what,
+		     size_t what_size)
 {
 	unsigned rounds = 1 + (unsigned)below(3);
 	size_t used = 0;
@@ -189,7 +211,7 @@ static size_t mutate(uint8_t *bytes, size_t size, const struct layout *l, char *
 	for (unsigned i = 0; i < rounds; i++) {
 		int kind;
 
-		if (below(12) == 0) {	/* truncation */
+		if (below(12) == 0) { /* truncation */
 			size = below(size + 1);
 			used += snprintf(what + used, what_size - used, "truncate@%zu ", size);
 			continue;
@@ -290,7 +312,12 @@ static void bad_output(struct counts *c, const char *why, unsigned long n, const
 }
 
 /* Runs a failed re-read again with the tools' messages on, to show why. */
-#define SAY_WHY(call) do { elfobj_quiet = false; (void)(call); elfobj_quiet = true; } while (0)
+#define SAY_WHY(call)                 \
+	do {                          \
+		elfobj_quiet = false; \
+		(void)(call);         \
+		elfobj_quiet = true;  \
+	} while (0)
 
 /* bpfld: link the input (every 4th time after a clean seed), read the output again. */
 static void run_bpfld(struct counts *c, unsigned long n, const char *in, const char *clean,
@@ -309,7 +336,8 @@ static void run_bpfld(struct counts *c, unsigned long n, const char *in, const c
 	c->accepted++;
 	c->outputs++;
 	c->rereads += 3;
-	analyzed = bpfkeys_read(in, &resolved) == 0 && (!two || bpfkeys_read(clean, &resolved) == 0);
+	analyzed =
+		bpfkeys_read(in, &resolved) == 0 && (!two || bpfkeys_read(clean, &resolved) == 0);
 	if (bpfld_link(one, 1, again)) {
 		SAY_WHY(bpfld_link(one, 1, again));
 		bad_output(c, "bpfld rejects what it wrote", n, bytes, size, what);
@@ -370,11 +398,12 @@ static void run_bpfkeys(struct counts *c, unsigned long n, const char *in, const
 			bad_output(c, "bpfkeys rejects what lower wrote", n, bytes, size, what);
 		} else if (elfobj_reads(out)) {
 			SAY_WHY(elfobj_reads(out));
-			bad_output(c, "the shared reader rejects what lower wrote", n, bytes, size, what);
+			bad_output(c, "the shared reader rejects what lower wrote", n, bytes, size,
+				   what);
 		} else if (linkable && bpfld_link(one, 1, linked)) {
 			SAY_WHY(bpfld_link(one, 1, linked));
-			bad_output(c, "bpfld links the input but rejects what lower wrote", n, bytes,
-				   size, what);
+			bad_output(c, "bpfld links the input but rejects what lower wrote", n,
+				   bytes, size, what);
 		}
 	}
 	bk_object_free(&obj);
@@ -391,7 +420,8 @@ int main(int argc, char **argv)
 	bool bpfld;
 
 	if (argc < 6 || (strcmp(argv[1], "bpfld") && strcmp(argv[1], "bpfkeys"))) {
-		fprintf(stderr, "usage: campaign bpfld|bpfkeys SEED COUNT OUT_DIR SEED_OBJECT...\n");
+		fprintf(stderr,
+			"usage: campaign bpfld|bpfkeys SEED COUNT OUT_DIR SEED_OBJECT...\n");
 		return 2;
 	}
 	bpfld = !strcmp(argv[1], "bpfld");
@@ -431,7 +461,8 @@ int main(int argc, char **argv)
 		free(bytes);
 	}
 	/* reaching this line means no input crashed (ASan/UBSan abort the run) */
-	printf("campaign %s seed %s: %lu inputs, %lu accepted, %lu outputs, %lu re-reads, %lu bad outputs, no crash\n",
+	printf("campaign %s seed %s: %lu inputs, %lu accepted, %lu outputs, %lu re-reads, %lu bad "
+	       "outputs, no crash\n",
 	       argv[1], argv[2], counts.inputs, counts.accepted, counts.outputs, counts.rereads,
 	       counts.bad_outputs);
 	for (size_t i = 0; i < seed_count; i++)

@@ -24,7 +24,7 @@ static void expect(const char *what, int got, int want)
 
 int main(int argc, char **argv)
 {
-	struct bpfkeys_setting twice[] = {{"key_a", true}, {"key_a", false}};
+	struct bpfkeys_setting twice[] = { { "key_a", true }, { "key_a", false } };
 	struct bpfkeys_object *obj;
 	uint32_t one, two;
 
@@ -52,7 +52,8 @@ int main(int argc, char **argv)
 	expect("unknown key before load", bpfkeys_set(obj, "no_such_key", true), -ENOENT);
 	// CHECK: error: no program named 'no_such_program'
 	// CHECK-NEXT: autoload of an unknown program: No such file or directory
-	expect("autoload of an unknown program", bpfkeys_set_autoload(obj, "no_such_program", false), -ENOENT);
+	expect("autoload of an unknown program",
+	       bpfkeys_set_autoload(obj, "no_such_program", false), -ENOENT);
 	// CHECK: error: program 'prog_one' is not loaded
 	// CHECK-NEXT: attach before load: Invalid argument
 	expect("attach before load", bpfkeys_attach_xdp(obj, "prog_one", 1) ? 0 : -errno, -EINVAL);
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
 	expect("autoload after load", bpfkeys_set_autoload(obj, "prog_one", false), -EBUSY);
 	// CHECK: error: no program named 'shared_fn'
 	// CHECK-NEXT: attach a subprogram: No such file or directory
-	expect("attach a subprogram", bpfkeys_attach_xdp(obj, "shared_fn", 1) ? 0 : -errno, -ENOENT);
+	expect("attach a subprogram", bpfkeys_attach_xdp(obj, "shared_fn", 1) ? 0 : -errno,
+	       -ENOENT);
 	// CHECK: error: program 'prog_one': cgroup attach to cgroup fd 0: {{.*}}
 	// CHECK: XDP program on a cgroup: {{.*}}
 	errno = 0;
@@ -85,8 +87,10 @@ int main(int argc, char **argv)
 
 	// CHECK-NEXT: after the errors: key_a off, key_b on, same programs, prog_one = 2, prog_two = 32
 	printf("after the errors: key_a %s, key_b %s, %s programs, prog_one = %u, prog_two = %u\n",
-	       bpfkeys_key_state(obj, "key_a") ? "on" : "off", bpfkeys_key_state(obj, "key_b") ? "on" : "off",
-	       prog_id(obj, "prog_one") == one && prog_id(obj, "prog_two") == two ? "same" : "OTHER",
+	       bpfkeys_key_state(obj, "key_a") ? "on" : "off",
+	       bpfkeys_key_state(obj, "key_b") ? "on" : "off",
+	       prog_id(obj, "prog_one") == one && prog_id(obj, "prog_two") == two ? "same"
+										  : "OTHER",
 	       run_once(obj, "prog_one"), run_once(obj, "prog_two"));
 	bpfkeys_close(obj);
 	return 0;

@@ -81,7 +81,7 @@ static uint64_t seen(int fd, uint32_t slot)
 
 int main(int argc, char **argv)
 {
-	struct flipper flipper = {0};
+	struct flipper flipper = { 0 };
 	struct bpfkeys_object *obj;
 	struct bpfkeys_link *link;
 	pthread_t thread;

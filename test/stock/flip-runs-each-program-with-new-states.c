@@ -15,8 +15,8 @@
 
 static void show(struct bpfkeys_object *obj, const char *what, int replaced)
 {
-	printf("%s: replaced %d, key_a %s, key_b %s: prog_one = %u, prog_two = %u\n", what, replaced,
-	       bpfkeys_key_state(obj, "key_a") ? "on" : "off",
+	printf("%s: replaced %d, key_a %s, key_b %s: prog_one = %u, prog_two = %u\n", what,
+	       replaced, bpfkeys_key_state(obj, "key_a") ? "on" : "off",
 	       bpfkeys_key_state(obj, "key_b") ? "on" : "off", run_once(obj, "prog_one"),
 	       run_once(obj, "prog_two"));
 }
@@ -42,7 +42,8 @@ int main(int argc, char **argv)
 	show(obj, "key_b on", bpfkeys_set(obj, "key_b", true));
 	// CHECK-NEXT: both flipped in one call: replaced 2, key_a on, key_b off: prog_one = 5, prog_two = 24
 	show(obj, "both flipped in one call",
-	     bpfkeys_flip(obj, (struct bpfkeys_setting[]){{"key_a", true}, {"key_b", false}}, 2));
+	     bpfkeys_flip(obj, (struct bpfkeys_setting[]){ { "key_a", true }, { "key_b", false } },
+			  2));
 	bpfkeys_close(obj);
 	printf("done\n");
 	// CHECK-NEXT: done

@@ -15,7 +15,7 @@
 
 int main(int argc, char **argv)
 {
-	struct bpfkeys_setting both_on[] = {{"mode_a", true}, {"mode_b", true}};
+	struct bpfkeys_setting both_on[] = { { "mode_a", true }, { "mode_b", true } };
 	struct bpfkeys_object *obj;
 	struct bpfkeys_link *live, *doomed;
 	struct sockaddr_ll to;
@@ -26,7 +26,8 @@ int main(int argc, char **argv)
 		fail("usage: %s LINKED.o", argv[0]);
 	setvbuf(stderr, NULL, _IONBF, 0);
 	ifindex = veth_pair_in_own_netns();
-	if (run_cmd("ip link add doomed_a type veth peer name doomed_b") || run_cmd("ip link set doomed_b up"))
+	if (run_cmd("ip link add doomed_a type veth peer name doomed_b") ||
+	    run_cmd("ip link set doomed_b up"))
 		fail("second veth pair");
 	obj = stock_open(argv[1], NULL);
 	if (bpfkeys_set_autoload(obj, "count_states_tc", false) || bpfkeys_load(obj))
@@ -47,27 +48,34 @@ int main(int argc, char **argv)
 	printf("keys: mode_a %s, mode_b %s\n", bpfkeys_key_state(obj, "mode_a") ? "on" : "off",
 	       bpfkeys_key_state(obj, "mode_b") ? "on" : "off");
 	// CHECK-NEXT: program: the same, live link runs it: yes
-	printf("program: %s, live link runs it: %s\n", prog_id(obj, "count_states") == id ? "the same" : "OTHER",
+	printf("program: %s, live link runs it: %s\n",
+	       prog_id(obj, "count_states") == id ? "the same" : "OTHER",
 	       link_prog_id(bpfkeys_link_fd(live)) == id ? "yes" : "no");
 	seen_fd = bpfkeys_map_fd(obj, "seen");
 	sock = packet_socket("veth_tx", &to);
 	send_frames(sock, &to, 10);
 	wait_for_runs(seen_fd, 10);
 	// CHECK-NEXT: frames seen off 10, on 0, mixed 0
-	printf("frames seen off %llu, on %llu, mixed %llu\n", (unsigned long long)seen_count(seen_fd, 0),
-	       (unsigned long long)seen_count(seen_fd, 1), (unsigned long long)seen_count(seen_fd, 2));
+	printf("frames seen off %llu, on %llu, mixed %llu\n",
+	       (unsigned long long)seen_count(seen_fd, 0),
+	       (unsigned long long)seen_count(seen_fd, 1),
+	       (unsigned long long)seen_count(seen_fd, 2));
 
 	bpfkeys_link_destroy(doomed);
 	// CHECK-NEXT: without the defunct link: replaced 1, live link runs the new program: yes
 	err = bpfkeys_flip(obj, both_on, 2);
 	printf("without the defunct link: replaced %d, live link runs the new program: %s\n", err,
 	       link_prog_id(bpfkeys_link_fd(live)) == prog_id(obj, "count_states") &&
-	       prog_id(obj, "count_states") != id ? "yes" : "no");
+			       prog_id(obj, "count_states") != id
+		       ? "yes"
+		       : "no");
 	send_frames(sock, &to, 10);
 	wait_for_runs(seen_fd, 20);
 	// CHECK-NEXT: frames seen off 10, on 10, mixed 0
-	printf("frames seen off %llu, on %llu, mixed %llu\n", (unsigned long long)seen_count(seen_fd, 0),
-	       (unsigned long long)seen_count(seen_fd, 1), (unsigned long long)seen_count(seen_fd, 2));
+	printf("frames seen off %llu, on %llu, mixed %llu\n",
+	       (unsigned long long)seen_count(seen_fd, 0),
+	       (unsigned long long)seen_count(seen_fd, 1),
+	       (unsigned long long)seen_count(seen_fd, 2));
 	close(sock);
 	bpfkeys_close(obj);
 	return 0;

@@ -58,14 +58,16 @@ static void show_frames(const char *when, int seen_fd, uint64_t total)
 	send_frames(sock, &to, 10);
 	wait_for_runs(seen_fd, total);
 	close(sock);
-	printf("%s: frames off %llu, on %llu, mixed %llu\n", when, (unsigned long long)seen_count(seen_fd, 0),
-	       (unsigned long long)seen_count(seen_fd, 1), (unsigned long long)seen_count(seen_fd, 2));
+	printf("%s: frames off %llu, on %llu, mixed %llu\n", when,
+	       (unsigned long long)seen_count(seen_fd, 0),
+	       (unsigned long long)seen_count(seen_fd, 1),
+	       (unsigned long long)seen_count(seen_fd, 2));
 }
 
 int main(int argc, char **argv)
 {
-	struct bpfkeys_setting on[] = {{"mode_a", true}, {"mode_b", true}};
-	struct bpfkeys_setting off[] = {{"mode_a", false}, {"mode_b", false}};
+	struct bpfkeys_setting on[] = { { "mode_a", true }, { "mode_b", true } };
+	struct bpfkeys_setting off[] = { { "mode_a", false }, { "mode_b", false } };
 	struct bpfkeys_object *obj, *other;
 	uint32_t first_id;
 	int ifindex, seen_fd, status;
@@ -88,7 +90,8 @@ int main(int argc, char **argv)
 	// CHECK: libbpfkeys: /sys/fs/bpf/bpfkeys-stock-test-{{[0-9]+}}: error: /sys/fs/bpf/bpfkeys-stock-test-{{[0-9]+}}: held by another process (one flipper at a time)
 	// CHECK-NEXT: second opening while the loader holds the pins: Resource temporarily unavailable
 	other = bpfkeys_open_pinned(pin_dir, NULL);
-	printf("second opening while the loader holds the pins: %s\n", other ? "opened" : strerror(errno));
+	printf("second opening while the loader holds the pins: %s\n",
+	       other ? "opened" : strerror(errno));
 	bpfkeys_close(obj);
 	snprintf(path, sizeof(path), "%s/maps/seen", pin_dir);
 	seen_fd = bpf_obj_get(path);
@@ -106,7 +109,8 @@ int main(int argc, char **argv)
 			fail("open pinned: %s", strerror(errno));
 		// CHECK-NEXT: libbpfkeys: /sys/fs/bpf/bpfkeys-stock-test-{{[0-9]+}}: error: no static key named 'no_such_key'
 		// CHECK-NEXT: child, unknown key: No such file or directory
-		printf("child, unknown key: %s\n", strerror(-bpfkeys_set(flipper, "no_such_key", true)));
+		printf("child, unknown key: %s\n",
+		       strerror(-bpfkeys_set(flipper, "no_such_key", true)));
 		n = bpfkeys_flip(flipper, on, 2);
 		// CHECK-NEXT: child, both keys on: replaced 1
 		printf("child, both keys on: replaced %d\n", n);
@@ -118,7 +122,10 @@ int main(int argc, char **argv)
 		fail("the child did not flip");
 	// CHECK-NEXT: after the child: pinned link runs the pinned program: yes, a new one: yes
 	printf("after the child: pinned link runs the pinned program: %s, a new one: %s\n",
-	       pinned_id("links", "count_states:0", true) == pinned_id("progs", "count_states", false) ? "yes" : "no",
+	       pinned_id("links", "count_states:0", true) ==
+			       pinned_id("progs", "count_states", false)
+		       ? "yes"
+		       : "no",
 	       pinned_id("progs", "count_states", false) != first_id ? "yes" : "no");
 	// CHECK-NEXT: after the child: frames off 10, on 10, mixed 0
 	show_frames("after the child", seen_fd, 20);
@@ -127,7 +134,8 @@ int main(int argc, char **argv)
 	if (!obj)
 		fail("open pinned: %s", strerror(errno));
 	// CHECK-NEXT: states read back: mode_a on, mode_b on
-	printf("states read back: mode_a %s, mode_b %s\n", bpfkeys_key_state(obj, "mode_a") ? "on" : "off",
+	printf("states read back: mode_a %s, mode_b %s\n",
+	       bpfkeys_key_state(obj, "mode_a") ? "on" : "off",
 	       bpfkeys_key_state(obj, "mode_b") ? "on" : "off");
 	// CHECK-NEXT: both keys off: replaced 1
 	printf("both keys off: replaced %d\n", bpfkeys_flip(obj, off, 2));

@@ -15,7 +15,7 @@
 #include <netinet/in.h>
 #include <sys/wait.h>
 
-#include "veth_traffic.h"	/* seen_count, wait_for_runs */
+#include "veth_traffic.h" /* seen_count, wait_for_runs */
 
 #define TEST_PORT 40123
 
@@ -60,8 +60,9 @@ static uint32_t pinned_prog(const char *name)
 
 static void one_datagram(const char *when, int seen_fd, uint64_t total)
 {
-	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(TEST_PORT),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_port = htons(TEST_PORT),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
 
 	if (rx < 0 || tx < 0 || bind(rx, (struct sockaddr *)&to, sizeof(to)) ||
@@ -70,8 +71,10 @@ static void one_datagram(const char *when, int seen_fd, uint64_t total)
 	wait_for_runs(seen_fd, total);
 	close(rx);
 	close(tx);
-	printf("%s: lookups off %llu, on %llu, mixed %llu\n", when, (unsigned long long)seen_count(seen_fd, 0),
-	       (unsigned long long)seen_count(seen_fd, 1), (unsigned long long)seen_count(seen_fd, 2));
+	printf("%s: lookups off %llu, on %llu, mixed %llu\n", when,
+	       (unsigned long long)seen_count(seen_fd, 0),
+	       (unsigned long long)seen_count(seen_fd, 1),
+	       (unsigned long long)seen_count(seen_fd, 2));
 }
 
 int main(int argc, char **argv)
@@ -109,7 +112,7 @@ int main(int argc, char **argv)
 
 	child = fork();
 	if (child == 0) {
-		struct bpfkeys_setting on[] = {{"mode_a", true}, {"mode_b", true}};
+		struct bpfkeys_setting on[] = { { "mode_a", true }, { "mode_b", true } };
 		struct bpfkeys_object *flipper = bpfkeys_open_pinned(pin_dir, NULL);
 		int n;
 

@@ -43,8 +43,8 @@ int main(int argc, char **argv)
 	setvbuf(stderr, NULL, _IONBF, 0);
 	obj = stock_open_and_load(argv[1]);
 	calls_fd = bpfkeys_map_fd(obj, "calls");
-	if (bpf_map_update_elem(calls_fd, &(uint32_t){2}, &pid, BPF_ANY) ||
-	    bpf_map_update_elem(calls_fd, &(uint32_t){3}, &nr, BPF_ANY))
+	if (bpf_map_update_elem(calls_fd, &(uint32_t){ 2 }, &pid, BPF_ANY) ||
+	    bpf_map_update_elem(calls_fd, &(uint32_t){ 3 }, &nr, BPF_ANY))
 		fail("pid, syscall: %s", strerror(errno));
 
 	// CHECK: libbpfkeys: {{.*}}linked.o: error: program 'count_syscall' (section raw_tp/sys_enter): its link cannot be updated by BPF_LINK_UPDATE, so a flip would attach the new version before detaching the old one (both run in between); pass BPFKEYS_ATTACH_OVERLAP to accept that, or use bpfkeys_attach_xdp/cgroup/tcx
@@ -57,15 +57,18 @@ int main(int argc, char **argv)
 	first_id = link_prog_id(bpfkeys_link_fd(link));
 	call_getppid(10);
 	// CHECK-NEXT: atomic: no; off: 10 calls off, 0 on
-	printf("atomic: %s; off: %llu calls off, %llu on\n", bpfkeys_link_is_atomic(link) ? "yes" : "no",
-	       (unsigned long long)calls(0), (unsigned long long)calls(1));
+	printf("atomic: %s; off: %llu calls off, %llu on\n",
+	       bpfkeys_link_is_atomic(link) ? "yes" : "no", (unsigned long long)calls(0),
+	       (unsigned long long)calls(1));
 	n = bpfkeys_set(obj, "trace_key", true);
 	call_getppid(10);
 	// CHECK-NEXT: on: replaced 1, 10 calls off, 10 on, the link runs the new program: yes
 	printf("on: replaced %d, %llu calls off, %llu on, the link runs the new program: %s\n", n,
 	       (unsigned long long)calls(0), (unsigned long long)calls(1),
 	       link_prog_id(bpfkeys_link_fd(link)) == prog_id(obj, "count_syscall") &&
-	       prog_id(obj, "count_syscall") != first_id ? "yes" : "no");
+			       prog_id(obj, "count_syscall") != first_id
+		       ? "yes"
+		       : "no");
 	n = bpfkeys_set(obj, "trace_key", false);
 	call_getppid(10);
 	// CHECK-NEXT: off again: replaced 1, 20 calls off, 10 on

@@ -13,7 +13,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 
-#include "veth_traffic.h"	/* struct flipper, flip_both, seen_count, wait_for_runs */
+#include "veth_traffic.h" /* struct flipper, flip_both, seen_count, wait_for_runs */
 
 #define TEST_PORT 40123
 
@@ -29,8 +29,9 @@ static int udp_socket(void)
 /* datagrams in batches, each waited for (counted) before the next, while f flips */
 static uint64_t datagrams_while_flipping(struct flipper *f, int seen_fd, int batch)
 {
-	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(TEST_PORT),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_port = htons(TEST_PORT),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	int rx = udp_socket(), tx = udp_socket();
 	uint64_t sent = 0;
 	bool last_batch = false;
@@ -50,7 +51,7 @@ static uint64_t datagrams_while_flipping(struct flipper *f, int seen_fd, int bat
 		sent += (uint64_t)batch;
 		wait_for_runs(seen_fd, sent);
 		while (recv(rx, buf, sizeof(buf), 0) > 0)
-			;	/* drained, so that no datagram is dropped for a full queue */
+			; /* drained, so that no datagram is dropped for a full queue */
 	}
 	pthread_join(thread, NULL);
 	close(rx);
@@ -62,7 +63,7 @@ static uint64_t datagrams_while_flipping(struct flipper *f, int seen_fd, int bat
 
 int main(int argc, char **argv)
 {
-	struct flipper flipper = {0};
+	struct flipper flipper = { 0 };
 	struct bpfkeys_object *obj;
 	struct bpfkeys_link *link;
 	uint64_t sent;
@@ -91,11 +92,14 @@ int main(int argc, char **argv)
 	// CHECK-NEXT: runs that saw a mix: 0
 	printf("runs that saw a mix: %llu\n", (unsigned long long)seen_count(seen_fd, 2));
 	// CHECK-NEXT: runs counted == datagrams sent: yes
-	printf("runs counted == datagrams sent: %s\n", runs_counted(seen_fd) == sent ? "yes" : "no");
+	printf("runs counted == datagrams sent: %s\n",
+	       runs_counted(seen_fd) == sent ? "yes" : "no");
 	// CHECK-NEXT: both states seen: yes
-	printf("both states seen: %s\n", seen_count(seen_fd, 0) && seen_count(seen_fd, 1) ? "yes" : "no");
+	printf("both states seen: %s\n",
+	       seen_count(seen_fd, 0) && seen_count(seen_fd, 1) ? "yes" : "no");
 	// CHECK-NEXT: link is atomic: yes, runs the current program: yes
-	printf("link is atomic: %s, runs the current program: %s\n", bpfkeys_link_is_atomic(link) ? "yes" : "no",
+	printf("link is atomic: %s, runs the current program: %s\n",
+	       bpfkeys_link_is_atomic(link) ? "yes" : "no",
 	       link_prog_id(bpfkeys_link_fd(link)) == prog_id(obj, "count_lookups") ? "yes" : "no");
 	bpfkeys_close(obj);
 	close(netns_fd);

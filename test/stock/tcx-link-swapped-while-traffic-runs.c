@@ -13,7 +13,7 @@
 
 int main(int argc, char **argv)
 {
-	struct flipper flipper = {0};
+	struct flipper flipper = { 0 };
 	struct bpfkeys_object *obj;
 	struct bpfkeys_link *link;
 	uint64_t sent;
@@ -40,10 +40,13 @@ int main(int argc, char **argv)
 	// CHECK-NEXT: runs counted == frames sent: yes
 	printf("runs counted == frames sent: %s\n", runs_counted(seen_fd) == sent ? "yes" : "no");
 	// CHECK-NEXT: both states seen: yes
-	printf("both states seen: %s\n", seen_count(seen_fd, 0) && seen_count(seen_fd, 1) ? "yes" : "no");
+	printf("both states seen: %s\n",
+	       seen_count(seen_fd, 0) && seen_count(seen_fd, 1) ? "yes" : "no");
 	// CHECK-NEXT: link is atomic: yes, runs the current program: yes
-	printf("link is atomic: %s, runs the current program: %s\n", bpfkeys_link_is_atomic(link) ? "yes" : "no",
-	       link_prog_id(bpfkeys_link_fd(link)) == prog_id(obj, "count_states_tc") ? "yes" : "no");
+	printf("link is atomic: %s, runs the current program: %s\n",
+	       bpfkeys_link_is_atomic(link) ? "yes" : "no",
+	       link_prog_id(bpfkeys_link_fd(link)) == prog_id(obj, "count_states_tc") ? "yes"
+										      : "no");
 	bpfkeys_close(obj);
 	return 0;
 }

@@ -16,8 +16,8 @@
 
 int main(int argc, char **argv)
 {
-	struct bpfkeys_open_opts opts = {.keep_verifier_log = true};
-	struct bpfkeys_setting both[] = {{"good_key", true}, {"bad_key", true}};
+	struct bpfkeys_open_opts opts = { .keep_verifier_log = true };
+	struct bpfkeys_setting both[] = { { "good_key", true }, { "bad_key", true } };
 	struct bpfkeys_object *obj;
 	struct bpfkeys_link *steady_link, *breaks_link;
 	uint32_t steady_id, breaks_id;
@@ -44,19 +44,27 @@ int main(int argc, char **argv)
 	printf("errmsg: %.40s\n", bpfkeys_errmsg(obj));
 	// CHECK-NEXT: verifier log says: invalid access to packet
 	printf("verifier log says: %s\n",
-	       bpfkeys_verifier_log(obj) && strstr(bpfkeys_verifier_log(obj), "invalid access to packet")
-		       ? "invalid access to packet" : "(not found)");
+	       bpfkeys_verifier_log(obj) &&
+			       strstr(bpfkeys_verifier_log(obj), "invalid access to packet")
+		       ? "invalid access to packet"
+		       : "(not found)");
 	// CHECK-NEXT: program ids: unchanged
-	printf("program ids: %s\n", prog_id(obj, "steady") == steady_id &&
-	       prog_id(obj, "breaks_when_on") == breaks_id ? "unchanged" : "CHANGED");
+	printf("program ids: %s\n",
+	       prog_id(obj, "steady") == steady_id && prog_id(obj, "breaks_when_on") == breaks_id
+		       ? "unchanged"
+		       : "CHANGED");
 	// CHECK-NEXT: links: unchanged
-	printf("links: %s\n", link_prog_id(bpfkeys_link_fd(steady_link)) == steady_id &&
-	       link_prog_id(bpfkeys_link_fd(breaks_link)) == breaks_id ? "unchanged" : "CHANGED");
+	printf("links: %s\n",
+	       link_prog_id(bpfkeys_link_fd(steady_link)) == steady_id &&
+			       link_prog_id(bpfkeys_link_fd(breaks_link)) == breaks_id
+		       ? "unchanged"
+		       : "CHANGED");
 	// CHECK-NEXT: keys: good_key off, bad_key off
 	printf("keys: good_key %s, bad_key %s\n", bpfkeys_key_state(obj, "good_key") ? "on" : "off",
 	       bpfkeys_key_state(obj, "bad_key") ? "on" : "off");
 	// CHECK-NEXT: steady = 2, breaks_when_on = 2
-	printf("steady = %u, breaks_when_on = %u\n", run_once(obj, "steady"), run_once(obj, "breaks_when_on"));
+	printf("steady = %u, breaks_when_on = %u\n", run_once(obj, "steady"),
+	       run_once(obj, "breaks_when_on"));
 
 	// CHECK-NEXT: good_key alone: replaced 2, steady = 1, breaks_when_on = 3
 	err = bpfkeys_set(obj, "good_key", true);
@@ -65,7 +73,10 @@ int main(int argc, char **argv)
 	// CHECK-NEXT: links follow: yes
 	printf("links follow: %s\n",
 	       link_prog_id(bpfkeys_link_fd(steady_link)) == prog_id(obj, "steady") &&
-	       link_prog_id(bpfkeys_link_fd(breaks_link)) == prog_id(obj, "breaks_when_on") ? "yes" : "no");
+			       link_prog_id(bpfkeys_link_fd(breaks_link)) ==
+				       prog_id(obj, "breaks_when_on")
+		       ? "yes"
+		       : "no");
 	bpfkeys_close(obj);
 	return 0;
 }

@@ -13,7 +13,7 @@
 
 int main(int argc, char **argv)
 {
-	struct flipper flipper = {0};
+	struct flipper flipper = { 0 };
 	struct bpfkeys_object *obj;
 	struct bpfkeys_link *link;
 	uint64_t sent, bss_runs;
@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 	flipper.flips = atoi(argv[2]);
 	sent = traffic_while_flipping(&flipper, seen_fd, 16);
 
-	if (bpf_map_lookup_elem(bpfkeys_map_fd(obj, ".bss"), &(uint32_t){0}, &bss_runs))
+	if (bpf_map_lookup_elem(bpfkeys_map_fd(obj, ".bss"), &(uint32_t){ 0 }, &bss_runs))
 		fail(".bss: %s", strerror(errno));
 	// CHECK: flips done: 1000
 	printf("flips done: %d\n", atomic_load(&flipper.done));
@@ -45,12 +45,14 @@ int main(int argc, char **argv)
 	// CHECK-NEXT: .bss runs == frames sent: yes
 	printf(".bss runs == frames sent: %s\n", bss_runs == sent ? "yes" : "no");
 	// CHECK-NEXT: both states seen: yes
-	printf("both states seen: %s\n", seen_count(seen_fd, 0) && seen_count(seen_fd, 1) ? "yes" : "no");
+	printf("both states seen: %s\n",
+	       seen_count(seen_fd, 0) && seen_count(seen_fd, 1) ? "yes" : "no");
 	// CHECK-NEXT: link runs the current program: yes
 	printf("link runs the current program: %s\n",
 	       link_prog_id(bpfkeys_link_fd(link)) == prog_id(obj, "count_states") ? "yes" : "no");
 	fprintf(stderr, "%llu frames, off %llu, on %llu\n", (unsigned long long)sent,
-		(unsigned long long)seen_count(seen_fd, 0), (unsigned long long)seen_count(seen_fd, 1));
+		(unsigned long long)seen_count(seen_fd, 0),
+		(unsigned long long)seen_count(seen_fd, 1));
 	bpfkeys_close(obj);
 	return 0;
 }

@@ -33,7 +33,8 @@ static struct bpf_map *internal_map(struct bpf_object *obj, const char *sec_name
 	struct bpf_map *map;
 	size_t len = strlen(sec_name);
 
-	bpf_object__for_each_map(map, obj) {
+	bpf_object__for_each_map(map, obj)
+	{
 		const char *name = bpf_map__name(map);
 		size_t n = strlen(name);
 
@@ -72,7 +73,8 @@ static int for_each_global(struct bpf_object *obj, bool loaded, var_fn fn, void 
 
 			map_size = bpf_map__value_size(map);
 			data = calloc(1, map_size);
-			if (!data || bpf_map__lookup_elem(map, &zero, sizeof(zero), data, map_size, 0)) {
+			if (!data ||
+			    bpf_map__lookup_elem(map, &zero, sizeof(zero), data, map_size, 0)) {
 				free(data);
 				continue;
 			}
@@ -99,17 +101,22 @@ static int for_each_global(struct bpf_object *obj, bool loaded, var_fn fn, void 
 	return 0;
 }
 
-struct assignment { const char *name; long long value; bool found; };
+struct assignment {
+	const char *name;
+	long long value;
+	bool found;
+};
 
 static int set_var(struct bpf_object *obj, const char *sec, const char *name, void *addr,
 		   unsigned size, void *ctx)
 {
 	struct assignment *a = ctx;
 
-	(void)obj; (void)sec;
+	(void)obj;
+	(void)sec;
 	if (strcmp(name, a->name) || size > 8)
 		return 0;
-	memcpy(addr, &a->value, size);	/* little endian */
+	memcpy(addr, &a->value, size); /* little endian */
 	a->found = true;
 	return 0;
 }
@@ -119,7 +126,8 @@ static int print_var(struct bpf_object *obj, const char *sec, const char *name, 
 {
 	long long value = 0;
 
-	(void)obj; (void)ctx;
+	(void)obj;
+	(void)ctx;
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return 0;
 	memcpy(&value, addr, size);
@@ -150,7 +158,8 @@ static void usage(FILE *f)
 	      "  -h, --help         this help\n"
 	      "\n"
 	      "Exit status: 0 on success, 1 when OBJ fails to open, load, run or\n"
-	      "attach, 2 on a command-line error.\n", f);
+	      "attach, 2 on a command-line error.\n",
+	      f);
 }
 
 /* A command-line error: the message and the short usage on stderr; exit status 2. */
@@ -192,11 +201,13 @@ static int run(int argc, char **argv, struct assignment *sets)
 				return usage_error("--set needs VAR=N or VAR=tid");
 			eq = strchr(argv[++i], '=');
 			if (!eq || eq == argv[i])
-				return usage_error("--set '%s': expected VAR=N or VAR=tid", argv[i]);
+				return usage_error("--set '%s': expected VAR=N or VAR=tid",
+						   argv[i]);
 			*eq = 0;
 			sets[set_count].name = argv[i];
-			sets[set_count++].value = strcmp(eq + 1, "tid") == 0 ? syscall(SYS_gettid) :
-						   strtoll(eq + 1, NULL, 0);
+			sets[set_count++].value = strcmp(eq + 1, "tid") == 0
+							  ? syscall(SYS_gettid)
+							  : strtoll(eq + 1, NULL, 0);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return usage_error("unknown option '%s'", argv[i]);
 		} else if (path) {
@@ -213,8 +224,7 @@ static int run(int argc, char **argv, struct assignment *sets)
 		fprintf(stderr, "open %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	bpf_object__for_each_program(prog, obj)
-		bpf_program__set_autoload(prog, true);
+	bpf_object__for_each_program(prog, obj) bpf_program__set_autoload(prog, true);
 	for (i = 0; i < set_count; i++) {
 		for_each_global(obj, false, set_var, &sets[i]);
 		if (!sets[i].found) {
@@ -229,8 +239,9 @@ static int run(int argc, char **argv, struct assignment *sets)
 	}
 	printf("loaded\n");
 	if (run_xdp) {
-		bpf_object__for_each_program(prog, obj) {
-			char packet[64] = {0};
+		bpf_object__for_each_program(prog, obj)
+		{
+			char packet[64] = { 0 };
 			LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = packet,
 				    .data_size_in = sizeof(packet), .repeat = 1);
 
@@ -238,7 +249,8 @@ static int run(int argc, char **argv, struct assignment *sets)
 				continue;
 			err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
 			if (err) {
-				fprintf(stderr, "test run %s: %s\n", bpf_program__name(prog), strerror(errno));
+				fprintf(stderr, "test run %s: %s\n", bpf_program__name(prog),
+					strerror(errno));
 				return 1;
 			}
 			printf("run %s = %u\n", bpf_program__name(prog), opts.retval);
@@ -248,12 +260,14 @@ static int run(int argc, char **argv, struct assignment *sets)
 		struct bpf_link *links[64];
 		int link_count = 0;
 
-		bpf_object__for_each_program(prog, obj) {
+		bpf_object__for_each_program(prog, obj)
+		{
 			if (link_count == 64)
 				break;
 			links[link_count] = bpf_program__attach(prog);
 			if (!links[link_count]) {
-				fprintf(stderr, "attach %s: %s\n", bpf_program__name(prog), strerror(errno));
+				fprintf(stderr, "attach %s: %s\n", bpf_program__name(prog),
+					strerror(errno));
 				return 1;
 			}
 			link_count++;

@@ -46,34 +46,33 @@ static char failed_prog[128];
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: bpfkeyctl load [--set KEY=on|off]... [--log-level N] OBJ PINDIR\n"
-		"       bpfkeyctl run PINNED_PROG [--repeat N] [--size BYTES]\n"
-		"       bpfkeyctl set PINDIR KEY on|off\n"
-		"       bpfkeyctl list PINDIR\n"
-		"       bpfkeyctl jited PINNED_PROG\n"
-		"       bpfkeyctl --help\n"
-		"\n"
-		"Loads objects post-processed by `bpfkeys resolve` with the patched libbpf\n"
-		"and flips their static keys (docs/abi.md).\n"
-		"\n"
-		"  load   load OBJ (one instance per key and program that uses it), pin\n"
-		"         programs at PINDIR/progs/PROG and key instances at\n"
-		"         PINDIR/keys/KEY/PROG; --set overrides a key's initial state\n"
-		"         (each KEY at most once);\n"
-		"         the verifier log of a program that fails to load is printed;\n"
-		"         --log-level N (1, 2, 4 = stats, or a sum) asks the verifier for\n"
-		"         the log of every program and prints it\n"
-		"  run    BPF_PROG_TEST_RUN a pinned program on a zeroed packet of --size\n"
-		"         bytes (default 64), --repeat times (default 1); prints retval\n"
-		"         and the kernel's mean duration per run\n"
-		"  set    set every instance of KEY on or off, and say how: on the\n"
-		"         patched kernel one text-poke batch; on stock-kernel pins\n"
-		"         (bpfkeyctl-stock load) program replacement\n"
-		"  list   programs, keys, their instances and states\n"
-		"  jited  hex dump of a pinned program's JIT image\n"
-		"\n"
-		"  -v, --verbose   libbpf debug output\n");
+	fprintf(f, "Usage: bpfkeyctl load [--set KEY=on|off]... [--log-level N] OBJ PINDIR\n"
+		   "       bpfkeyctl run PINNED_PROG [--repeat N] [--size BYTES]\n"
+		   "       bpfkeyctl set PINDIR KEY on|off\n"
+		   "       bpfkeyctl list PINDIR\n"
+		   "       bpfkeyctl jited PINNED_PROG\n"
+		   "       bpfkeyctl --help\n"
+		   "\n"
+		   "Loads objects post-processed by `bpfkeys resolve` with the patched libbpf\n"
+		   "and flips their static keys (docs/abi.md).\n"
+		   "\n"
+		   "  load   load OBJ (one instance per key and program that uses it), pin\n"
+		   "         programs at PINDIR/progs/PROG and key instances at\n"
+		   "         PINDIR/keys/KEY/PROG; --set overrides a key's initial state\n"
+		   "         (each KEY at most once);\n"
+		   "         the verifier log of a program that fails to load is printed;\n"
+		   "         --log-level N (1, 2, 4 = stats, or a sum) asks the verifier for\n"
+		   "         the log of every program and prints it\n"
+		   "  run    BPF_PROG_TEST_RUN a pinned program on a zeroed packet of --size\n"
+		   "         bytes (default 64), --repeat times (default 1); prints retval\n"
+		   "         and the kernel's mean duration per run\n"
+		   "  set    set every instance of KEY on or off, and say how: on the\n"
+		   "         patched kernel one text-poke batch; on stock-kernel pins\n"
+		   "         (bpfkeyctl-stock load) program replacement\n"
+		   "  list   programs, keys, their instances and states\n"
+		   "  jited  hex dump of a pinned program's JIT image\n"
+		   "\n"
+		   "  -v, --verbose   libbpf debug output\n");
 }
 
 static int fail(const char *fmt, ...)
@@ -189,18 +188,17 @@ static void explain_load_failure(struct bpf_object *obj, const char *obj_path, i
 		return;
 	}
 	if (!failed_prog[0])
-		return;	/* failed before any program load: libbpf said why */
-	bpf_object__for_each_program(prog, obj)
-		if (!strcmp(bpf_program__name(prog), failed_prog))
-			sec = bpf_program__section_name(prog);
+		return; /* failed before any program load: libbpf said why */
+	bpf_object__for_each_program(prog, obj) if (!strcmp(bpf_program__name(prog), failed_prog))
+		sec = bpf_program__section_name(prog);
 	fprintf(stderr,
 		"%s: %s: prog '%s' (SEC(\"%s\")): the kernel gave no verifier log: it refused "
 		"the program before verification (%s)%s\n",
 		prog_name, obj_path, failed_prog, sec ? sec : "?", errstr(err),
-		err == -EINVAL ?
-		"; is the program type or attach target supported by this kernel? "
-		"(kprobe, tracepoint and tracing programs need CONFIG_BPF_EVENTS; "
-		"fentry/fexit also CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)" : "");
+		err == -EINVAL ? "; is the program type or attach target supported by this kernel? "
+				 "(kprobe, tracepoint and tracing programs need CONFIG_BPF_EVENTS; "
+				 "fentry/fexit also CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)"
+			       : "");
 }
 
 static int cmd_load(int argc, char **argv)
@@ -282,7 +280,8 @@ static int cmd_load(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/progs", pindir);
 	if (mkdir_p(path))
 		goto err_out;
-	bpf_object__for_each_program(prog, obj) {
+	bpf_object__for_each_program(prog, obj)
+	{
 		if (bpf_program__fd(prog) < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/progs/%s", pindir, bpf_program__name(prog));
@@ -323,7 +322,8 @@ static int cmd_load(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/keys/%s", pindir, key);
 		if (mkdir_p(path))
 			goto err_out;
-		bpf_object__for_each_program(prog, obj) {
+		bpf_object__for_each_program(prog, obj)
+		{
 			int fd = bpf_program__static_key_fd(prog, key);
 
 			if (fd < 0)
@@ -523,8 +523,9 @@ static int cmd_set(int argc, char **argv)
 	}
 	if (!err && nfds && bpf_static_keys_update(fds, nfds, on, NULL))
 		err = fail("%s: cannot set %s: %s%s", path, on ? "on" : "off", strerror(errno),
-			   errno == EINVAL ?
-			   " (not all of them static keys bound to loaded programs)" : "");
+			   errno == EINVAL
+				   ? " (not all of them static keys bound to loaded programs)"
+				   : "");
 	for (i = 0; i < n; i++) {
 		if (!err && names[i]->d_name[0] != '.') {
 			printf("%s/%s: %s\n", key, names[i]->d_name, on ? "on" : "off");
@@ -540,7 +541,8 @@ static int cmd_set(int argc, char **argv)
 		printf("%s: unused key, no instance\n", key);
 	/* as bpfkeyctl-stock's "(stock kernel: program replacement, ...)" */
 	else if (!err)
-		printf("%s: %s (patched kernel: text poke, %lu site(s) in %d program(s), one batch)\n",
+		printf("%s: %s (patched kernel: text poke, %lu site(s) in %d program(s), one "
+		       "batch)\n",
 		       key, on ? "on" : "off", sites, flipped);
 
 	snprintf(path, sizeof(path), "%s/state", pindir);
@@ -704,8 +706,8 @@ static int run_stock(const char *cmd, int argc, char **argv)
 	memcpy(args + 2, argv, argc * sizeof(char *));
 	fflush(stdout);
 	execv(tool, args);
-	fail("%s: %s (%s holds stock-kernel pins, which bpfkeyctl-stock flips)", tool, strerror(errno),
-	     argv[0]);
+	fail("%s: %s (%s holds stock-kernel pins, which bpfkeyctl-stock flips)", tool,
+	     strerror(errno), argv[0]);
 	free(args);
 	return 1;
 }

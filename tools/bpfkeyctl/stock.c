@@ -26,28 +26,28 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: bpfkeyctl-stock load [--set KEY=on|off]... [--xdp PROG=IFNAME]...\n"
-		"                            [--cgroup PROG=DIR]... [--netns PROG=NSFILE]... OBJ PINDIR\n"
-		"       bpfkeyctl-stock set PINDIR KEY on|off\n"
-		"       bpfkeyctl-stock list PINDIR\n"
-		"       bpfkeyctl-stock --help\n"
-		"\n"
-		"Static keys on a stock kernel (libbpfkeys): OBJ is the object linked by\n"
-		"bpfld (with .static_keys). A flip loads, for every program that reaches\n"
-		"the key, its version for the new state against the same maps and swaps\n"
-		"its links atomically (BPF_LINK_UPDATE).\n"
-		"\n"
-		"  load   load OBJ with each key at its initial state (or --set), attach\n"
-		"         the programs named by --xdp / --cgroup (a cgroup v2 directory) /\n"
-		"         --netns (sk_lookup, flow dissector; NSFILE: /proc/PID/ns/net,\n"
-		"         /run/netns/NAME)\n"
-		"         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
-		"         each program's current version\n"
-		"  set    set KEY on or off: says which programs were replaced\n"
-		"  list   keys and their states, programs: ids and loaded sizes\n"
-		"\n"
-		"Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
+	fprintf(f, "Usage: bpfkeyctl-stock load [--set KEY=on|off]... [--xdp PROG=IFNAME]...\n"
+		   "                            [--cgroup PROG=DIR]... [--netns PROG=NSFILE]... "
+		   "OBJ PINDIR\n"
+		   "       bpfkeyctl-stock set PINDIR KEY on|off\n"
+		   "       bpfkeyctl-stock list PINDIR\n"
+		   "       bpfkeyctl-stock --help\n"
+		   "\n"
+		   "Static keys on a stock kernel (libbpfkeys): OBJ is the object linked by\n"
+		   "bpfld (with .static_keys). A flip loads, for every program that reaches\n"
+		   "the key, its version for the new state against the same maps and swaps\n"
+		   "its links atomically (BPF_LINK_UPDATE).\n"
+		   "\n"
+		   "  load   load OBJ with each key at its initial state (or --set), attach\n"
+		   "         the programs named by --xdp / --cgroup (a cgroup v2 directory) /\n"
+		   "         --netns (sk_lookup, flow dissector; NSFILE: /proc/PID/ns/net,\n"
+		   "         /run/netns/NAME)\n"
+		   "         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
+		   "         each program's current version\n"
+		   "  set    set KEY on or off: says which programs were replaced\n"
+		   "  list   keys and their states, programs: ids and loaded sizes\n"
+		   "\n"
+		   "Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
 }
 
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
@@ -92,14 +92,15 @@ enum { OPT_SET = 256, OPT_XDP, OPT_CGROUP, OPT_NETNS };
 static int cmd_load(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{"set", required_argument, NULL, OPT_SET},
-		{"xdp", required_argument, NULL, OPT_XDP},
-		{"cgroup", required_argument, NULL, OPT_CGROUP},
-		{"netns", required_argument, NULL, OPT_NETNS},
-		{0},
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "xdp", required_argument, NULL, OPT_XDP },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "netns", required_argument, NULL, OPT_NETNS },
+		{ 0 },
 	};
 	struct bpfkeys_setting *settings = calloc((size_t)argc + 1, sizeof(*settings));
-	char **xdp = calloc((size_t)argc + 1, sizeof(char *)), **cgroup = calloc((size_t)argc + 1, sizeof(char *));
+	char **xdp = calloc((size_t)argc + 1, sizeof(char *)),
+	     **cgroup = calloc((size_t)argc + 1, sizeof(char *));
 	char **netns = calloc((size_t)argc + 1, sizeof(char *));
 	size_t nset = 0, nxdp = 0, ncgroup = 0, nnetns = 0;
 	struct bpfkeys_object *obj = NULL;
@@ -218,8 +219,8 @@ static int cmd_set(int argc, char **argv)
 		return 1;
 	n = bpfkeys_set(obj, argv[2], on);
 	if (n >= 0)
-		printf("%s: %s (stock kernel: program replacement, %d program(s) replaced)\n", argv[2],
-		       on ? "on" : "off", n);
+		printf("%s: %s (stock kernel: program replacement, %d program(s) replaced)\n",
+		       argv[2], on ? "on" : "off", n);
 	bpfkeys_close(obj);
 	return n < 0;
 }
@@ -235,8 +236,8 @@ static int cmd_list(int argc, char **argv)
 	obj = bpfkeys_open_pinned(argv[1], NULL);
 	if (!obj)
 		return 1;
-	printf("stock kernel pins (libbpfkeys): %zu key(s), %zu program(s)\n", bpfkeys_key_count(obj),
-	       bpfkeys_program_count(obj));
+	printf("stock kernel pins (libbpfkeys): %zu key(s), %zu program(s)\n",
+	       bpfkeys_key_count(obj), bpfkeys_program_count(obj));
 	for (size_t k = 0; k < bpfkeys_key_count(obj); k++)
 		printf("key %s: %s\n", bpfkeys_key_name(obj, k),
 		       bpfkeys_key_state(obj, bpfkeys_key_name(obj, k)) ? "on" : "off");
@@ -251,8 +252,8 @@ static int cmd_list(int argc, char **argv)
 			printf("program %s: not loaded\n", name);
 		else
 			/* the size shows what a flip changed: dead code is not loaded */
-			printf("program %s: id %u, %u insns xlated, %u bytes jited\n", name, info.id,
-			       info.xlated_prog_len / 8, info.jited_prog_len);
+			printf("program %s: id %u, %u insns xlated, %u bytes jited\n", name,
+			       info.id, info.xlated_prog_len / 8, info.jited_prog_len);
 	}
 	bpfkeys_close(obj);
 	return 0;
