@@ -16,6 +16,8 @@ packages=(
 	hyperfine
 	# bpfkeys fuzz smoke test (libFuzzer runtime for clang-22)
 	libclang-rt-22-dev
+	# test/style: the C tools pass .clang-format, checked with clang-format 22
+	clang-format-22
 	# scripts/build-llvm.sh applies llvm-bpf-target/patches with patch(1)
 	patch
 	# test/stock: veth pairs in a network namespace (ip link)
