@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include <linux/bpf_static_keys.h>	/* runtime-headers: must agree with linux/bpf.h */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -388,6 +389,29 @@ static inline const char *xoff(__u32 off)
 		return "removed";
 	snprintf(b, sizeof(buf[0]), "%u", off);
 	return b;
+}
+
+/*
+ * Keep only the capabilities in @keep (bits 1ull << CAP_*) in the calling
+ * thread's effective, permitted and inheritable sets (capabilities are per
+ * thread: a loader thread gives them up, the main thread keeps its own),
+ * then read the effective set back: 0, -errno of capset/capget, or -EPROTO
+ * if the effective set is not @keep.
+ */
+static inline int drop_caps_to(__u64 keep)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	memset(d, 0, sizeof(d));
+	d[0].effective = d[0].permitted = d[0].inheritable = (__u32)keep;
+	d[1].effective = d[1].permitted = d[1].inheritable = (__u32)(keep >> 32);
+	if (syscall(SYS_capset, &h, d))
+		return -errno;
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	return (d[0].effective | (__u64)d[1].effective << 32) == keep ? 0 : -EPROTO;
 }
 
 #ifdef _GNU_SOURCE

@@ -25,7 +25,6 @@
 // RUN: %qemu-run %s | FileCheck %s
 #include "static_key_blinding.h"
 #include <pthread.h>
-#include <linux/capability.h>
 
 /* r0 = 1 + 0x1234 + 10 = 4671; the constants at 0, 1 and 3 are blinded
  * (three instructions each), the marked ones at 2, 4 and 5 are not.
@@ -40,17 +39,6 @@ static const struct bpf_insn prog[] = {
 };
 static const __u32 marked[] = { 2, 4, 5 };
 
-static int capset_self(__u64 keep)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-
-	memset(d, 0, sizeof(d));
-	d[0].effective = d[0].permitted = d[0].inheritable = (__u32)keep;
-	d[1].effective = d[1].permitted = d[1].inheritable = (__u32)(keep >> 32);
-	return syscall(SYS_capset, &h, d) ? -errno : 0;
-}
-
 struct loader {
 	int map;
 	int fd;			/* or -errno */
@@ -60,7 +48,7 @@ struct loader {
 static void *loader_thread(void *arg)
 {
 	struct loader *l = arg;
-	int err = capset_self(1ull << CAP_SYSLOG);
+	int err = drop_caps_to(1ull << CAP_SYSLOG);
 
 	l->fd = err ? err : prog_load(prog, ARRAY_SIZE(prog), &l->map, 1);
 	return NULL;

@@ -91,6 +91,34 @@ static inline int keys_update(const int *fds, __u32 cnt, __u32 on, __u32 flags)
  * site jumps now, with BPF_STATIC_BRANCH_NOP: a nop now; docs/abi.md
  * section 4). Sites A and C jump while the key is on, B and D while off.
  */
+/*
+ * A key bound to program @id's code whose program was loaded and closed
+ * again: the kernel frees the program after an RCU grace period and a work
+ * item, so this waits (up to 2 s) until updating the key alone fails, and
+ * returns that error in *err. Dies if the load fails.
+ */
+static inline int batch_key_of_freed_program(int id, int *err)
+{
+	struct bpf_insn p[BATCH_INSNS];
+	int key, prog, i;
+
+	batch_prog(p, id);
+	key = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
+	prog = prog_load(p, BATCH_INSNS, &key, 1);
+	if (prog < 0) {
+		printf("FAIL: load: %s\n", errname(prog));
+		exit(1);
+	}
+	close(prog);
+	for (i = 0; i < 100; i++) {
+		*err = keys_update(&key, 1, 1, 0);
+		if (*err)
+			break;
+		usleep(20 * 1000);
+	}
+	return key;
+}
+
 static inline int batch_xlated_wrong(int prog_fd, int on)
 {
 	static const int jumps_when_on[] = { 1, 0, 1, 0 };

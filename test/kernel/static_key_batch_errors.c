@@ -44,8 +44,7 @@ static void mixed(const char *what, int odd, int want)
 
 int main(void)
 {
-	int arr, plain, unbound, gone, gone_prog, closed, dupfd, i, err;
-	struct bpf_insn p[BATCH_INSNS];
+	int arr, plain, unbound, gone, closed, dupfd, i, err;
 	static int many[4097];
 
 	require_static_keys_kernel();
@@ -62,22 +61,7 @@ int main(void)
 		return 1;
 	}
 
-	/* a key whose program is gone */
-	batch_prog(p, 7);
-	gone = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
-	gone_prog = prog_load(p, BATCH_INSNS, &gone, 1);
-	if (gone_prog < 0) {
-		printf("FAIL: load: %s\n", errname(gone_prog));
-		return 1;
-	}
-	close(gone_prog);
-	/* the program is freed after an RCU grace period and a work item */
-	for (i = 0; i < 100; i++) {
-		err = keys_update(&gone, 1, 1, 0);
-		if (err)
-			break;
-		usleep(20 * 1000);
-	}
+	gone = batch_key_of_freed_program(7, &err);
 	// CHECK: program gone, alone: EINVAL
 	expect_err("program gone, alone", err, -EINVAL);
 

@@ -38,7 +38,6 @@
 // RUN: %qemu-run %s | FileCheck %s
 #include "static_key_blinding.h"
 #include <pthread.h>
-#include <linux/capability.h>
 
 /* key A off, key B on (the map_extra of maps[1]); and a plain insn set */
 static void make_maps(int maps[3])
@@ -58,30 +57,6 @@ static void close_maps(int maps[3])
 
 #define CAP_BIT(c) (1ull << (c))
 
-static int capget_self(__u64 *eff)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &h, d))
-		return -errno;
-	*eff = d[0].effective | (__u64)d[1].effective << 32;
-	return 0;
-}
-
-/* Keep only @keep in this process's effective, permitted and inheritable sets. */
-static int capset_self(__u64 keep)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-
-	memset(d, 0, sizeof(d));
-	d[0].effective = d[0].permitted = d[0].inheritable = (__u32)keep;
-	d[1].effective = d[1].permitted = d[1].inheritable = (__u32)(keep >> 32);
-	return syscall(SYS_capset, &h, d) ? -errno : 0;
-}
-
 struct loader {
 	__u64 keep;
 	const int *maps;
@@ -92,14 +67,8 @@ struct loader {
 static void *loader_thread(void *arg)
 {
 	struct loader *l = arg;
-	__u64 eff = 0;
-	int err;
+	int err = drop_caps_to(l->keep);
 
-	err = capset_self(l->keep);
-	if (!err)
-		err = capget_self(&eff);
-	if (!err && eff != l->keep)
-		err = -EPROTO;
 	l->fd = err ? err : prog_load(prog1, ARRAY_SIZE(prog1), l->maps, 3);
 	return NULL;
 }

@@ -19,7 +19,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/klog.h>
-#include <linux/capability.h>
 
 static const struct bpf_insn prog[] = {
 	/* 0 */ MOV64_IMM(BPF_REG_0, 1),
@@ -56,20 +55,10 @@ struct loader {
 /* Capabilities are per thread: only this thread gives them all up. */
 static void *loader_thread(void *arg)
 {
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
 	struct loader *l = arg;
+	int err = drop_caps_to(0);
 
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capset, &h, d) || syscall(SYS_capget, &h, d)) {
-		l->fd = -errno;
-		return NULL;
-	}
-	if (d[0].effective || d[1].effective) {
-		l->fd = -EPROTO;
-		return NULL;
-	}
-	l->fd = prog_load(prog, ARRAY_SIZE(prog), &l->key, 1);
+	l->fd = err ? err : prog_load(prog, ARRAY_SIZE(prog), &l->key, 1);
 	return NULL;
 }
 

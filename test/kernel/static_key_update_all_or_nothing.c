@@ -45,8 +45,7 @@ static void last_fails(const char *what, int last, int want)
 
 int main(void)
 {
-	int ro, gone, gone_prog, unbound, closed = 1000, i, err;
-	struct bpf_insn p[BATCH_INSNS];
+	int ro, gone, unbound, closed = 1000, i, err;
 
 	require_static_keys_kernel();
 	for (i = 0; i < NPROG; i++)
@@ -58,21 +57,7 @@ int main(void)
 		return 1;
 	}
 
-	/* a key whose program is gone (freed after RCU and a work item) */
-	batch_prog(p, 7);
-	gone = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
-	gone_prog = prog_load(p, BATCH_INSNS, &gone, 1);
-	if (gone_prog < 0) {
-		printf("FAIL: load: %s\n", errname(gone_prog));
-		return 1;
-	}
-	close(gone_prog);
-	for (i = 0; i < 100; i++) {
-		err = keys_update(&gone, 1, 1, 0);
-		if (err)
-			break;
-		usleep(20 * 1000);
-	}
+	gone = batch_key_of_freed_program(7, &err);
 	// CHECK: program gone: EINVAL
 	expect_err("program gone", err, -EINVAL);
 
