@@ -17,7 +17,9 @@ out=$build/bench/lower-cost
 rm -rf "$out" && mkdir -p "$out/jit" "$out/r10"
 bin=$build/bin
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-cflags=(--target=bpf -O2 -g -mcpu=v4 -I/usr/include/$multiarch -I"$repo/runtime-headers")
+# runtime-headers apart: the r10-compare object is built with that commit's own
+bpf_cflags=(--target=bpf -O2 -g -mcpu=v4 -I/usr/include/$multiarch)
+cflags=("${bpf_cflags[@]}" -I"$repo/runtime-headers")
 src=$repo/bench/lower-cost/count.c
 
 cc -O1 -Wall -Wextra -Werror -o "$out/info" "$repo/test/bpfkeys/Inputs/bpf_prog_info.c" -lbpf
@@ -41,7 +43,7 @@ git -C "$repo" archive "$R10_COMMIT" bpfkeys elfobj runtime-headers | tar -x -C 
 "$bin/clang" "${cflags[@]}" -DRODATA=1 -c "$src" -o "$out/rodata-1.o"
 "$bin/bpfkeys" lower --set k=off "$out/keyed.o" -o "$out/lowered-off.o"
 "$bin/bpfkeys" lower --set k=on "$out/keyed.o" -o "$out/lowered-on.o"
-"$bin/clang" "${cflags[@]/#-I$repo\/runtime-headers/-I$out/r10/runtime-headers}" -DKEYED -c "$src" -o "$out/keyed-r10.o"
+"$bin/clang" "${bpf_cflags[@]}" -I"$out/r10/runtime-headers" -DKEYED -c "$src" -o "$out/keyed-r10.o"
 "$out/r10/bpfkeys-r10" lower --set k=off "$out/keyed-r10.o" -o "$out/r10-off.o"
 "$out/r10/bpfkeys-r10" lower --set k=on "$out/keyed-r10.o" -o "$out/r10-on.o"
 
