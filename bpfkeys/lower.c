@@ -7,8 +7,9 @@
  * verifier meets no unreachable instruction and a site costs at most one
  * `ja`; shrink_refs.c moves what refers to positions. Then the static-key
  * machinery goes: .static_keys, its relocations, the key maps' symbols and
- * their entries in the BTF DATASEC .maps (a stock kernel has no map type 36,
- * and libbpf would try to create them).
+ * their entries in the BTF DATASEC .maps (a stock kernel refuses a static key:
+ * before 6.19 it has no map type 34, after it requires map_extra 0 there; and
+ * libbpf would try to create them).
  */
 #include <stdlib.h>
 #include <string.h>

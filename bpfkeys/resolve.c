@@ -70,7 +70,7 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 			"(map type %llu, map_extra 0x%llx; expected type %d with BPF_F_STATIC_KEY)",
 			ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
 			(unsigned long long)key->map_type, (unsigned long long)key->map_extra,
-			BPF_MAP_TYPE_INSN_SET);
+			BPF_MAP_TYPE_INSN_ARRAY);
 		return -1;
 	}
 	f = branch_function(obj, branch, function_hint);

@@ -305,6 +305,36 @@ static int check_btf_ext_block(struct elfobj *obj, int index)
 	return 0;
 }
 
+/*
+ * A key of the old ABI (map type 36 with BPF_F_STATIC_KEY, before ABI 2) is
+ * no plain map either: refuse the object instead of passing it through to a
+ * kernel that has no type 36 (abi.md section 3).
+ */
+static int check_old_abi_keys(struct elfobj *obj)
+{
+	const struct btf_type *datasec;
+	const struct btf_var_secinfo *vsi;
+	int id = btf__find_by_name_kind(obj->btf, ELFOBJ_MAPS_SECTION, BTF_KIND_DATASEC);
+
+	if (id <= 0)
+		return 0;
+	datasec = btf__type_by_id(obj->btf, id);
+	vsi = btf_var_secinfos(datasec);
+	for (int i = 0; i < btf_vlen(datasec); i++, vsi++) {
+		const struct btf_type *var = btf__type_by_id(obj->btf, vsi->type);
+		struct elfobj_map_kind kind;
+
+		if (!var || !btf_is_var(var) || !elfobj_map_kind(obj->btf, var->type, &kind) ||
+		    !elfobj_map_is_old_abi_static_key(&kind))
+			continue;
+		return fail(obj, NULL,
+			    "map '%s' is a static key of the old ABI (map type %u, "
+			    "BPF_MAP_TYPE_INSN_SET): rebuild it with the current bpf_static_keys.h",
+			    btf__name_by_offset(obj->btf, var->name_off), kind.type);
+	}
+	return 0;
+}
+
 int elfobj_read_btf(struct elfobj *obj)
 {
 	const struct elfobj_section *btf = NULL, *ext = NULL;
@@ -345,7 +375,7 @@ int elfobj_read_btf(struct elfobj *obj)
 	for (int i = 0; i < ELFOBJ_BTF_EXT_BLOCKS; i++)
 		if (check_btf_ext_block(obj, i))
 			return -1;
-	return 0;
+	return check_old_abi_keys(obj);
 }
 
 /* ---- BTF-defined maps: the one reading of "is this map a static key" ---- */

@@ -162,9 +162,11 @@ int elfobj_btf_ext_for_each(const struct elfobj *obj, int block, elfobj_btf_ext_
 
 /*
  * BTF-defined maps (btf.c). A static key is the map a VAR of .maps defines
- * whose __uint(type) is BPF_MAP_TYPE_INSN_SET and whose __uint(map_extra)
- * has BPF_F_STATIC_KEY (abi.md section 3). Typedefs and modifiers are
- * skipped on the struct, the pointer and the array, as libbpf reads a map
+ * whose __uint(type) is BPF_MAP_TYPE_INSN_ARRAY and whose __uint(map_extra)
+ * has BPF_F_STATIC_KEY (abi.md section 3); an INSN_ARRAY map without the flag
+ * is a plain map. Type 36 with the flag is a key of the old ABI, which
+ * elfobj_read_btf() refuses. Typedefs and modifiers are skipped on the
+ * struct, the pointer and the array, as libbpf reads a map
  * definition; members other than those two do not change the answer.
  */
 /* The type `id` names with typedefs and modifiers skipped; NULL for a bad id or a cycle. */
@@ -179,7 +181,13 @@ struct elfobj_map_kind {
 bool elfobj_map_kind(const struct btf *btf, uint32_t def_type, struct elfobj_map_kind *kind);
 static inline bool elfobj_map_is_static_key(const struct elfobj_map_kind *kind)
 {
-	return kind->type == BPF_MAP_TYPE_INSN_SET && (kind->map_extra & BPF_F_STATIC_KEY);
+	return kind->type == BPF_MAP_TYPE_INSN_ARRAY && (kind->map_extra & BPF_F_STATIC_KEY);
+}
+/* Map type 36 was BPF_MAP_TYPE_INSN_SET, the key type before ABI 2; unused since. */
+#define ELFOBJ_OLD_ABI_KEY_MAP_TYPE 36
+static inline bool elfobj_map_is_old_abi_static_key(const struct elfobj_map_kind *kind)
+{
+	return kind->type == ELFOBJ_OLD_ABI_KEY_MAP_TYPE && (kind->map_extra & BPF_F_STATIC_KEY);
 }
 
 /* static_keys.c: the branches .static_keys describes, sorted by (section, insn). */

@@ -26,14 +26,17 @@
 /*
  * The kernel's types come one of two ways, as for <bpf/bpf_helpers.h>:
  *  - CO-RE: #include "vmlinux.h" (bpftool's, guarded by __VMLINUX_H__)
- *    BEFORE this header. It has __u32 and friends, and when made from the
- *    patched kernel's BTF also the enumerator BPF_MAP_TYPE_INSN_SET, so this
- *    header then includes neither <linux/types.h> (its typedefs, e.g.
+ *    BEFORE this header. It has __u32 and friends, and when made from a
+ *    kernel with BPF_MAP_TYPE_INSN_ARRAY (the patched one, or upstream 6.19+)
+ *    also that enumerator and struct bpf_insn_array_value, so this header
+ *    then includes neither <linux/types.h> (its typedefs, e.g.
  *    __kernel_fd_set, clash with vmlinux.h's) nor the uapi additions (their
- *    #define BPF_MAP_TYPE_INSN_SET). vmlinux.h after this header is not
- *    supported and cannot be detected here: it fails on those typedefs.
+ *    #define BPF_MAP_TYPE_INSN_ARRAY and the struct). vmlinux.h after this
+ *    header is not supported and cannot be detected here: it fails on those
+ *    typedefs.
  *  - uapi: <linux/types.h> / <linux/bpf.h>; this header includes
- *    <linux/types.h> and the uapi additions itself.
+ *    <linux/types.h> and the uapi additions (which include <linux/bpf.h>)
+ *    itself.
  * Keys are BTF-defined maps: compile with -g.
  */
 #ifdef __VMLINUX_H__
@@ -51,20 +54,26 @@
 #include <bpf/bpf_helpers.h>
 
 /*
- * BPF_MAP_TYPE_INSN_SET (docs/abi.md) under a private name: the public one
- * is an enumerator in a patched kernel's vmlinux.h and a macro in the uapi
- * header, and this header must not depend on which (if any) is visible.
+ * BPF_MAP_TYPE_INSN_ARRAY (docs/abi.md section 3) under a private name: the
+ * public one is an enumerator in a new enough vmlinux.h or <linux/bpf.h>, a
+ * macro in the uapi additions, or absent, and this header must not depend on
+ * which.
  */
-#define __BPF_STATIC_KEY_MAP_TYPE	36
+#define __BPF_STATIC_KEY_MAP_TYPE	34
 #define __BPF_STATIC_KEY_FLAG		(1ULL << 0)	/* BPF_F_STATIC_KEY */
 #define __BPF_STATIC_KEY_FLAG_ON	(1ULL << 1)	/* BPF_F_STATIC_KEY_ON */
 
-/* A key is a BTF-defined map; the loader creates one instance per program. */
+/*
+ * A key is a BTF-defined map; the loader creates one instance per program.
+ * The value is struct bpf_insn_array_value, given by its size only: the
+ * header needs no declaration of the struct, which a vmlinux.h may or may not
+ * have.
+ */
 #define __BPF_STATIC_KEY_TYPE(EXTRA)				\
 	struct {						\
 		__uint(type, __BPF_STATIC_KEY_MAP_TYPE);	\
 		__type(key, __u32);				\
-		__type(value, __u32);				\
+		__uint(value_size, 16);				\
 		__uint(map_extra, EXTRA);			\
 	}
 #define __BPF_DEFINE_STATIC_KEY(NAME, EXTRA)			\

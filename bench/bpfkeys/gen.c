@@ -233,19 +233,24 @@ int main(int argc, char **argv)
 		rel(&skrel, x->r_offset + sk_base, ELF64_R_SYM(x->r_info), ELF64_R_TYPE(x->r_info));
 	}
 
-	/* BTF: struct { int (*type)[36]; int (*key)[4]...; int (*map_extra)[1]; } key_i SEC(".maps") */
+	/*
+	 * BTF: struct { int (*type)[34]; int *key; int (*value_size)[16];
+	 * int (*map_extra)[1]; } key_i SEC(".maps"), as DEFINE_STATIC_KEY_FALSE
+	 */
 	btf = btf__new_empty();
 	int t_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
 	int t_u32 = btf__add_int(btf, "unsigned int", 4, 0);
-	int t_arr36 = btf__add_array(btf, t_int, t_int, 36);
-	int t_ptr36 = btf__add_ptr(btf, t_arr36);
+	int t_arr34 = btf__add_array(btf, t_int, t_int, 34);
+	int t_ptr34 = btf__add_ptr(btf, t_arr34);
+	int t_arr16 = btf__add_array(btf, t_int, t_int, 16);
+	int t_ptr16 = btf__add_ptr(btf, t_arr16);
 	int t_arr1 = btf__add_array(btf, t_int, t_int, 1);
 	int t_ptr1 = btf__add_ptr(btf, t_arr1);
 	int t_pu32 = btf__add_ptr(btf, t_u32);
 	int t_def = btf__add_struct(btf, NULL, 32);
-	btf__add_field(btf, "type", t_ptr36, 0, 0);
+	btf__add_field(btf, "type", t_ptr34, 0, 0);
 	btf__add_field(btf, "key", t_pu32, 64, 0);
-	btf__add_field(btf, "value", t_pu32, 128, 0);
+	btf__add_field(btf, "value_size", t_ptr16, 128, 0);
 	btf__add_field(btf, "map_extra", t_ptr1, 192, 0);
 	int *vars = calloc((size_t)keys, sizeof(int));
 	for (long k = 0; k < keys; k++) {

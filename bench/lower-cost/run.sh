@@ -28,8 +28,9 @@ if ! git -C "$repo" cat-file -e "$R10_COMMIT^{commit}" 2>/dev/null; then
 	echo "bench/lower-cost: commit $R10_COMMIT (bpfkeys before dead-code removal) is not in this clone (shallow?): clone with history or set R10_COMMIT" >&2
 	exit 1
 fi
-# with that commit's headers too: its map type for keys (34) is not today's (36, issue 17), and
-# the old tool refuses a key of another type
+# with that commit's headers too: the old tool reads keys as that commit defined them (map type
+# 34, 4-byte values), and the key type has changed since (36 for a while, issue 17; ABI 2 is 34
+# again, with 16-byte values), so each tool gets an object of its own headers
 git -C "$repo" archive "$R10_COMMIT" bpfkeys elfobj runtime-headers | tar -x -C "$out/r10"
 (cd "$out/r10" && cc -std=c11 -D_GNU_SOURCE -O1 -Ielfobj -Ibpfkeys \
 	elfobj/{diag,read,btf,static_keys,output}.c \

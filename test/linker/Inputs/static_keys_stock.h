@@ -13,15 +13,15 @@
 #include <linux/types.h>
 #include <bpf/bpf_helpers.h>
 
-#define BPF_MAP_TYPE_INSN_SET 36
+#define BPF_MAP_TYPE_INSN_ARRAY 34
 #define BPF_F_STATIC_KEY 1
 #define BPF_F_STATIC_KEY_ON 2
 
 #define DEFINE_STATIC_KEY_FALSE(NAME)				\
 	struct {						\
-		__uint(type, BPF_MAP_TYPE_INSN_SET);		\
+		__uint(type, BPF_MAP_TYPE_INSN_ARRAY);	\
 		__type(key, __u32);				\
-		__type(value, __u32);				\
+		__uint(value_size, 16);				\
 		__uint(map_extra, BPF_F_STATIC_KEY);		\
 	} NAME SEC(".maps")
 
