@@ -15,7 +15,13 @@
 
 #define BPFKEYS_SECTION ".bpfkeys"
 #define BPFKEYS_MAGIC 0x53594b42u /* "BKYS" in file byte order */
-#define BPFKEYS_FORMAT_VERSION 1
+/*
+ * 2: instances are static keys of ABI 2 (BPF_MAP_TYPE_INSN_ARRAY with
+ * BPF_F_STATIC_KEY), layout as 1. 1 was the old ABI (BPF_MAP_TYPE_INSN_SET):
+ * readers refuse it.
+ */
+#define BPFKEYS_FORMAT_VERSION 2
+#define BPFKEYS_FORMAT_VERSION_OLD_ABI 1
 
 struct bpfkeys_header {
 	uint32_t magic;

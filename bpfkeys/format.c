@@ -168,6 +168,14 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 		bk_error(obj, "section '%s': bad magic 0x%08x", BPFKEYS_SECTION, hdr.magic);
 		return -1;
 	}
+	if (hdr.version == BPFKEYS_FORMAT_VERSION_OLD_ABI) {
+		bk_error(obj,
+			 "section '%s': format version %u is the old static-key ABI "
+			 "(BPF_MAP_TYPE_INSN_SET); resolve the object again with the current "
+			 "bpfkeys",
+			 BPFKEYS_SECTION, hdr.version);
+		return -1;
+	}
 	if (hdr.version != BPFKEYS_FORMAT_VERSION) {
 		bk_error(obj, "section '%s': format version %u, this bpfkeys reads version %d",
 			 BPFKEYS_SECTION, hdr.version, BPFKEYS_FORMAT_VERSION);
