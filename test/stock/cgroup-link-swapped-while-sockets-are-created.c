@@ -70,15 +70,6 @@ static void *flip(void *arg)
 	return NULL;
 }
 
-static uint64_t seen(int fd, uint32_t slot)
-{
-	uint64_t n;
-
-	if (bpf_map_lookup_elem(fd, &slot, &n))
-		fail("seen[%u]: %s", slot, strerror(errno));
-	return n;
-}
-
 int main(int argc, char **argv)
 {
 	struct flipper flipper = { 0 };
@@ -107,7 +98,7 @@ int main(int argc, char **argv)
 	if (!link)
 		fail("attach: %s", bpfkeys_errmsg(obj));
 	write_pid(cgroup_dir);
-	seen_fd = bpfkeys_map_fd(obj, "seen");
+	seen_fd = bpfkeys_map_fd(obj, "seen"); /* seen[0]: sockets counted off, seen[1]: on */
 
 	flipper.obj = obj;
 	flipper.flips = atoi(argv[2]);
@@ -132,14 +123,16 @@ int main(int argc, char **argv)
 	printf("flips done: %d\n", atomic_load(&flipper.done));
 	// CHECK-NEXT: sockets counted == sockets created: yes
 	printf("sockets counted == sockets created: %s\n",
-	       seen(seen_fd, 0) + seen(seen_fd, 1) == created ? "yes" : "no");
+	       runs_counted(seen_fd, 2) == created ? "yes" : "no");
 	// CHECK-NEXT: both states seen: yes
-	printf("both states seen: %s\n", seen(seen_fd, 0) && seen(seen_fd, 1) ? "yes" : "no");
+	printf("both states seen: %s\n",
+	       seen_count(seen_fd, 0) && seen_count(seen_fd, 1) ? "yes" : "no");
 	// CHECK-NEXT: link runs the current program: yes
 	printf("link runs the current program: %s\n",
 	       link_prog_id(bpfkeys_link_fd(link)) == prog_id(obj, "count_sockets") ? "yes" : "no");
 	fprintf(stderr, "%llu sockets: off %llu, on %llu\n", (unsigned long long)created,
-		(unsigned long long)seen(seen_fd, 0), (unsigned long long)seen(seen_fd, 1));
+		(unsigned long long)seen_count(seen_fd, 0),
+		(unsigned long long)seen_count(seen_fd, 1));
 	bpfkeys_close(obj);
 	close(cgroup_fd);
 	return 0;

@@ -41,7 +41,8 @@ int main(int argc, char **argv)
 	// CHECK-NEXT: runs that saw a mix: 0
 	printf("runs that saw a mix: %llu\n", (unsigned long long)seen_count(seen_fd, 2));
 	// CHECK-NEXT: runs counted == frames sent: yes
-	printf("runs counted == frames sent: %s\n", runs_counted(seen_fd) == sent ? "yes" : "no");
+	printf("runs counted == frames sent: %s\n",
+	       runs_counted(seen_fd, STATE_COUNTER_SLOTS) == sent ? "yes" : "no");
 	// CHECK-NEXT: .bss runs == frames sent: yes
 	printf(".bss runs == frames sent: %s\n", bss_runs == sent ? "yes" : "no");
 	// CHECK-NEXT: both states seen: yes

@@ -2,8 +2,8 @@
 /*
  * Helpers of the stock-kernel tests (test/stock): open and load with
  * libbpfkeys or fail the test, run a program once with BPF_PROG_TEST_RUN,
- * read program and link ids. Any unexpected failure prints "FAIL: ..." and
- * exits 1: a test never skips.
+ * read program and link ids and the counters the test programs keep. Any
+ * unexpected failure prints "FAIL: ..." and exits 1: a test never skips.
  */
 #ifndef STOCK_TEST_H
 #define STOCK_TEST_H
@@ -109,6 +109,26 @@ static inline uint32_t link_prog_id(int link_fd)
 	if (bpf_obj_get_info_by_fd(link_fd, &info, &len))
 		fail("link info: %s", strerror(errno));
 	return info.prog_id;
+}
+
+/* slot `slot` of a test program's counter map (an array of __u64, e.g. "seen") */
+static inline uint64_t seen_count(int map_fd, uint32_t slot)
+{
+	uint64_t n;
+
+	if (bpf_map_lookup_elem(map_fd, &slot, &n))
+		fail("seen[%u]: %s", slot, strerror(errno));
+	return n;
+}
+
+/* every run the program counted: the sum of slots 0 .. slot_cnt - 1 */
+static inline uint64_t runs_counted(int map_fd, uint32_t slot_cnt)
+{
+	uint64_t total = 0;
+
+	for (uint32_t slot = 0; slot < slot_cnt; slot++)
+		total += seen_count(map_fd, slot);
+	return total;
 }
 
 static inline void flip_or_fail(struct bpfkeys_object *obj, const char *key, int on, int replaced)

@@ -107,19 +107,8 @@ static inline int veth_pair_in_own_netns(void)
 	return ifindex;
 }
 
-static inline uint64_t seen_count(int map_fd, uint32_t slot)
-{
-	uint64_t n;
-
-	if (bpf_map_lookup_elem(map_fd, &slot, &n))
-		fail("seen[%u]: %s", slot, strerror(errno));
-	return n;
-}
-
-static inline uint64_t runs_counted(int map_fd)
-{
-	return seen_count(map_fd, 0) + seen_count(map_fd, 1) + seen_count(map_fd, 2);
-}
+/* seen[] of Inputs/state_counter.c and sk_lookup_counter.c: both keys off, both on, a mix */
+#define STATE_COUNTER_SLOTS 3
 
 /* wait (5 s at most) until the program has counted `total` runs */
 static inline void wait_for_runs(int seen_fd, uint64_t total)
@@ -127,11 +116,11 @@ static inline void wait_for_runs(int seen_fd, uint64_t total)
 	struct timespec start, now;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (runs_counted(seen_fd) < total) {
+	while (runs_counted(seen_fd, STATE_COUNTER_SLOTS) < total) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - start.tv_sec > 5)
 			fail("%llu frames sent, %llu runs counted after 5 s", (unsigned long long)total,
-			     (unsigned long long)runs_counted(seen_fd));
+			     (unsigned long long)runs_counted(seen_fd, STATE_COUNTER_SLOTS));
 		sched_yield();
 	}
 }
