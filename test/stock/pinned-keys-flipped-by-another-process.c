@@ -13,7 +13,6 @@
 // RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
 #include <sys/mount.h>
 #include <sys/vfs.h>
-#include <sys/wait.h>
 
 #include "veth_traffic.h"
 
@@ -35,17 +34,12 @@ static void mount_bpffs(void)
 		fail("mount bpffs: %s", strerror(errno));
 }
 
-static uint32_t pinned_id(const char *sub, const char *name, bool link)
+/* the id of the program pinned as NAME (progs/...), or run by the link NAME (links/...) */
+static uint32_t pinned_id(const char *name, bool link)
 {
-	char path[256];
-	int fd;
-	uint32_t id;
+	int fd = pinned_fd(pin_dir, name);
+	uint32_t id = link ? link_prog_id(fd) : prog_id_of_fd(fd);
 
-	snprintf(path, sizeof(path), "%s/%s/%s", pin_dir, sub, name);
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		fail("%s: %s", path, strerror(errno));
-	id = link ? link_prog_id(fd) : prog_id_of_fd(fd);
 	close(fd);
 	return id;
 }
@@ -64,15 +58,24 @@ static void show_frames(const char *when, int seen_fd, uint64_t total)
 	       (unsigned long long)seen_count(seen_fd, 2));
 }
 
-int main(int argc, char **argv)
+/* what the child, another process than the loader, does with the pins */
+static int unknown_key_then_both_on(struct bpfkeys_object *pinned)
 {
 	struct bpfkeys_setting on[] = { { "mode_a", true }, { "mode_b", true } };
+	int n;
+
+	printf("child, unknown key: %s\n", strerror(-bpfkeys_set(pinned, "no_such_key", true)));
+	n = bpfkeys_flip(pinned, on, 2);
+	printf("child, both keys on: replaced %d\n", n);
+	return n == 1 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
 	struct bpfkeys_setting off[] = { { "mode_a", false }, { "mode_b", false } };
 	struct bpfkeys_object *obj, *other;
 	uint32_t first_id;
-	int ifindex, seen_fd, status;
-	char path[256];
-	pid_t child;
+	int ifindex, seen_fd;
 
 	if (argc != 2)
 		fail("usage: %s LINKED.o", argv[0]);
@@ -93,40 +96,20 @@ int main(int argc, char **argv)
 	printf("second opening while the loader holds the pins: %s\n",
 	       other ? "opened" : strerror(errno));
 	bpfkeys_close(obj);
-	snprintf(path, sizeof(path), "%s/maps/seen", pin_dir);
-	seen_fd = bpf_obj_get(path);
-	if (seen_fd < 0)
-		fail("%s: %s", path, strerror(errno));
+	seen_fd = pinned_fd(pin_dir, "maps/seen");
 	// CHECK-NEXT: loader gone: frames off 10, on 0, mixed 0
 	show_frames("loader gone", seen_fd, 10);
 
-	child = fork();
-	if (child == 0) {
-		struct bpfkeys_object *flipper = bpfkeys_open_pinned(pin_dir, NULL);
-		int n;
-
-		if (!flipper)
-			fail("open pinned: %s", strerror(errno));
-		// CHECK-NEXT: libbpfkeys: /sys/fs/bpf/bpfkeys-stock-test-{{[0-9]+}}: error: no static key named 'no_such_key'
-		// CHECK-NEXT: child, unknown key: No such file or directory
-		printf("child, unknown key: %s\n",
-		       strerror(-bpfkeys_set(flipper, "no_such_key", true)));
-		n = bpfkeys_flip(flipper, on, 2);
-		// CHECK-NEXT: child, both keys on: replaced 1
-		printf("child, both keys on: replaced %d\n", n);
-		bpfkeys_close(flipper);
-		fflush(stdout);
-		_exit(n == 1 ? 0 : 1);
-	}
-	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
-		fail("the child did not flip");
+	// CHECK-NEXT: libbpfkeys: /sys/fs/bpf/bpfkeys-stock-test-{{[0-9]+}}: error: no static key named 'no_such_key'
+	// CHECK-NEXT: child, unknown key: No such file or directory
+	// CHECK-NEXT: child, both keys on: replaced 1
+	flip_from_pins_in_child(pin_dir, unknown_key_then_both_on);
 	// CHECK-NEXT: after the child: pinned link runs the pinned program: yes, a new one: yes
 	printf("after the child: pinned link runs the pinned program: %s, a new one: %s\n",
-	       pinned_id("links", "count_states:0", true) ==
-			       pinned_id("progs", "count_states", false)
+	       pinned_id("links/count_states:0", true) == pinned_id("progs/count_states", false)
 		       ? "yes"
 		       : "no",
-	       pinned_id("progs", "count_states", false) != first_id ? "yes" : "no");
+	       pinned_id("progs/count_states", false) != first_id ? "yes" : "no");
 	// CHECK-NEXT: after the child: frames off 10, on 10, mixed 0
 	show_frames("after the child", seen_fd, 20);
 

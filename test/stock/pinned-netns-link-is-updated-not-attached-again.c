@@ -13,7 +13,6 @@
 // RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <sys/wait.h>
 
 #include "veth_traffic.h" /* seen_count, wait_for_runs */
 
@@ -34,11 +33,11 @@ static uint32_t pinned_link(const char *name, bool prog)
 	char path[256];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/links/%s", pin_dir, name);
-	fd = bpf_obj_get(path);
+	snprintf(path, sizeof(path), "links/%s", name);
+	fd = pinned_fd(pin_dir, path);
 	memset(&info, 0, sizeof(info));
-	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-		fail("%s: %s", path, strerror(errno));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		fail("%s/%s: %s", pin_dir, path, strerror(errno));
 	close(fd);
 	return prog ? info.prog_id : info.id;
 }
@@ -49,10 +48,8 @@ static uint32_t pinned_prog(const char *name)
 	uint32_t id;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/progs/%s", pin_dir, name);
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		fail("%s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "progs/%s", name);
+	fd = pinned_fd(pin_dir, path);
 	id = prog_id_of_fd(fd);
 	close(fd);
 	return id;
@@ -77,13 +74,21 @@ static void one_datagram(const char *when, int seen_fd, uint64_t total)
 	       (unsigned long long)seen_count(seen_fd, 2));
 }
 
+/* what the child, another process than the loader, does with the pins */
+static int both_keys_on(struct bpfkeys_object *pinned)
+{
+	struct bpfkeys_setting on[] = { { "mode_a", true }, { "mode_b", true } };
+	int n = bpfkeys_flip(pinned, on, 2);
+
+	printf("child, both keys on: replaced %d\n", n);
+	return n == 1 ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpfkeys_object *obj;
 	uint32_t link_id, first_prog;
-	int netns_fd, seen_fd, status;
-	char path[256];
-	pid_t child;
+	int netns_fd, seen_fd;
 
 	if (argc != 2)
 		fail("usage: %s LINKED.o", argv[0]);
@@ -103,30 +108,12 @@ int main(int argc, char **argv)
 	close(netns_fd);
 	link_id = pinned_link("count_lookups:0", false);
 	first_prog = pinned_prog("count_lookups");
-	snprintf(path, sizeof(path), "%s/maps/seen", pin_dir);
-	seen_fd = bpf_obj_get(path);
-	if (seen_fd < 0)
-		fail("%s: %s", path, strerror(errno));
+	seen_fd = pinned_fd(pin_dir, "maps/seen");
 	// CHECK: loader gone: lookups off 1, on 0, mixed 0
 	one_datagram("loader gone", seen_fd, 1);
 
-	child = fork();
-	if (child == 0) {
-		struct bpfkeys_setting on[] = { { "mode_a", true }, { "mode_b", true } };
-		struct bpfkeys_object *flipper = bpfkeys_open_pinned(pin_dir, NULL);
-		int n;
-
-		if (!flipper)
-			fail("open pinned: %s", strerror(errno));
-		n = bpfkeys_flip(flipper, on, 2);
-		// CHECK-NEXT: child, both keys on: replaced 1
-		printf("child, both keys on: replaced %d\n", n);
-		bpfkeys_close(flipper);
-		fflush(stdout);
-		_exit(n == 1 ? 0 : 1);
-	}
-	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
-		fail("the child did not flip");
+	// CHECK-NEXT: child, both keys on: replaced 1
+	flip_from_pins_in_child(pin_dir, both_keys_on);
 	// CHECK-NEXT: after the child: the same link: yes, runs the pinned program: yes, a new one: yes
 	printf("after the child: the same link: %s, runs the pinned program: %s, a new one: %s\n",
 	       pinned_link("count_lookups:0", false) == link_id ? "yes" : "no",

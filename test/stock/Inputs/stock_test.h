@@ -2,8 +2,9 @@
 /*
  * Helpers of the stock-kernel tests (test/stock): open and load with
  * libbpfkeys or fail the test, run a program once with BPF_PROG_TEST_RUN,
- * read program and link ids and the counters the test programs keep. Any
- * unexpected failure prints "FAIL: ..." and exits 1: a test never skips.
+ * read program and link ids and the counters the test programs keep, open
+ * pins and flip keys from another process. Any unexpected failure prints
+ * "FAIL: ..." and exits 1: a test never skips.
  */
 #ifndef STOCK_TEST_H
 #define STOCK_TEST_H
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -129,6 +131,50 @@ static inline uint64_t runs_counted(int map_fd, uint32_t slot_cnt)
 	for (uint32_t slot = 0; slot < slot_cnt; slot++)
 		total += seen_count(map_fd, slot);
 	return total;
+}
+
+/* an fd of the object pinned at PIN_DIR/NAME (e.g. "maps/seen") */
+static inline int pinned_fd(const char *pin_dir, const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", pin_dir, name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		fail("%s: %s", path, strerror(errno));
+	return fd;
+}
+
+/*
+ * Another process flips keys through the pins: a child opens the object
+ * pinned at `pin_dir` (bpfkeys_open_pinned), runs `in_child` on it (which
+ * flips and prints what the test checks), closes it and exits. The test
+ * fails unless `in_child` returned 0.
+ */
+static inline void flip_from_pins_in_child(const char *pin_dir,
+					   int (*in_child)(struct bpfkeys_object *pinned))
+{
+	int status;
+	pid_t child;
+
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		fail("fork: %s", strerror(errno));
+	if (child == 0) {
+		struct bpfkeys_object *pinned = bpfkeys_open_pinned(pin_dir, NULL);
+		int err;
+
+		if (!pinned)
+			fail("open pinned: %s", strerror(errno));
+		err = in_child(pinned);
+		bpfkeys_close(pinned);
+		fflush(stdout);
+		_exit(err ? 1 : 0);
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+		fail("the child did not flip");
 }
 
 static inline void flip_or_fail(struct bpfkeys_object *obj, const char *key, int on, int replaced)
