@@ -12,8 +12,8 @@ packages=(
 	gcc make pkg-config libelf-dev libbpf-dev bpftool
 	# kernel series and the qemu harness
 	linux-source-6.12 qemu-system-x86 dwarves flex bison bc libssl-dev cpio busybox-static
-	# benchmarks
-	hyperfine
+	# benchmarks (xxd: JIT images from hex, bench/stock-flip, bench/insn-count)
+	hyperfine xxd
 	# bpfkeys fuzz smoke test (libFuzzer runtime for clang-22)
 	libclang-rt-22-dev
 	# test/style: the C tools pass .clang-format, checked with clang-format 22

@@ -14,7 +14,8 @@
 # BPFSK_QEMU_FILES=DIR copies DIR into the initramfs as /files (objects and
 # tools a test uses); BPFSK_QEMU_SMP sets the number of vCPUs (default 1);
 # BPFSK_QEMU_TCG_THREAD=single runs them on one host thread (default multi;
-# see test/e2e/stress-flip-while-running-smp.c for why).
+# see test/e2e/stress-flip-while-running-smp.c for why); BPFSK_QEMU_ARGS adds
+# options to qemu's command line, split at spaces (bench/insn-count: -icount).
 # BPFSK_ARCH=arm64 boots build/kernel-arm64/Image (scripts/build-kernel.sh
 # with the same BPFSK_ARCH) on qemu-system-aarch64's "virt" machine
 # (BPFSK_QEMU_CPU, default cortex-a57) with the console on the PL011, and
@@ -101,7 +102,7 @@ fi
 console=$work/console.log
 set +e
 timeout --foreground -k 5 "$timeout_s" $qemu "${qemu_machine[@]}" \
-	-accel "tcg,thread=${BPFSK_QEMU_TCG_THREAD:-multi}" -m 512 -smp "$smp" -no-reboot \
+	-accel "tcg,thread=${BPFSK_QEMU_TCG_THREAD:-multi}" ${BPFSK_QEMU_ARGS:-} -m 512 -smp "$smp" -no-reboot \
 	-display none -monitor none -serial stdio \
 	-kernel "$kout/$image" -initrd "$work/initramfs.cpio" \
 	-append "console=$console_dev panic=-1 oops=panic quiet" </dev/null |
