@@ -112,6 +112,7 @@ struct elfobj {
 	const char *path;
 	uint8_t *image; /* the whole file (owned), NUL-padded by one byte */
 	size_t image_size;
+	bool image_mapped; /* image is a private mapping of the file, else malloc'd */
 	Elf *elf; /* libelf over image */
 	Elf64_Ehdr ehdr;
 	struct elfobj_section *sections;
