@@ -89,13 +89,20 @@ static struct site_summary *summarize_sites(const struct bk_object *obj)
  * Instances come by key, then program name, and their sites by key too: the
  * functions, names and string-table slots they lead to are spread over
  * memory, a cache miss each when one program or site has many. So the loop
- * asks for them PREFETCH_AHEAD instances or sites before it reads them: the
- * function's strings first, then (half way) its name and the name's slot, so
- * that the misses of several entries overlap.
+ * asks for them ahead, in the order it will need them: the function's
+ * strings PREFETCH_AHEAD instances or sites before it reads them, then (2/3
+ * of the way) its name, then (1/3) the name's string-table slot, so that the
+ * misses of many entries overlap.
  */
-#define PREFETCH_AHEAD 64
+#define PREFETCH_AHEAD 96
 
-static void prefetch_name(const struct elfobj_strtab *st, const struct function_strings *fn)
+static void prefetch_name(const struct function_strings *fn)
+{
+	if (!fn->name_offset)
+		__builtin_prefetch(fn->name);
+}
+
+static void prefetch_name_slot(const struct elfobj_strtab *st, const struct function_strings *fn)
 {
 	if (!fn->name_offset)
 		elfobj_strtab_prefetch(st, fn->name);
@@ -114,7 +121,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	struct function_strings *strings = NULL;
 	uint32_t *section_name = bk_xcalloc(obj->section_count, sizeof(uint32_t));
 	struct site_summary *summary = NULL;
-	uint8_t *buf;
+	uint8_t *buf = NULL;
 	uint64_t total;
 	int err = -1;
 
@@ -131,8 +138,16 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		goto out;
 	}
 	keys = bk_xcalloc(key_count, sizeof(*keys));
-	insts = bk_xcalloc(obj->instance_count, sizeof(*insts));
-	sites = bk_xcalloc(obj->instance_site_count, sizeof(*sites));
+	/* The instance and site tables are written where they go in the section,
+	 * which grows by the strings at the end, not built apart and copied (a
+	 * second pass over 44 bytes per site at one site per function). Entry
+	 * sizes, and so the offsets, are multiples of 4, the entries' alignment. */
+	buf = bk_xcalloc(sizeof(hdr) + key_count * sizeof(*keys) +
+				 obj->instance_count * sizeof(*insts) +
+				 obj->instance_site_count * sizeof(*sites),
+			 1);
+	insts = (struct bpfkeys_instance *)(buf + sizeof(hdr) + key_count * sizeof(*keys));
+	sites = (struct bpfkeys_site *)(insts + obj->instance_count);
 	summary = summarize_sites(obj);
 	strings = function_strings_new(obj);
 	for (size_t i = 0; i < obj->key_count; i++) {
@@ -154,9 +169,11 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 
 		if (i + PREFETCH_AHEAD < obj->instance_count)
 			__builtin_prefetch(&strings[obj->instances[i + PREFETCH_AHEAD].program]);
-		if (i + PREFETCH_AHEAD / 2 < obj->instance_count)
-			prefetch_name(&st,
-				      &strings[obj->instances[i + PREFETCH_AHEAD / 2].program]);
+		if (i + PREFETCH_AHEAD * 2 / 3 < obj->instance_count)
+			prefetch_name(&strings[obj->instances[i + PREFETCH_AHEAD * 2 / 3].program]);
+		if (i + PREFETCH_AHEAD / 3 < obj->instance_count)
+			prefetch_name_slot(
+				&st, &strings[obj->instances[i + PREFETCH_AHEAD / 3].program]);
 		if (!out_key->instance_count)
 			out_key->first_instance = (uint32_t)i;
 		out_key->instance_count++;
@@ -211,19 +228,17 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		bk_error(obj, "section '%s' would exceed 4 GiB", BPFKEYS_SECTION);
 		goto out;
 	}
-	buf = bk_xcalloc(total, 1);
+	buf = bk_xrealloc(buf, total, 1);
 	memcpy(buf, &hdr, sizeof(hdr));
 	memcpy(buf + hdr.key_offset, keys, key_count * sizeof(*keys));
-	memcpy(buf + hdr.instance_offset, insts, obj->instance_count * sizeof(*insts));
-	memcpy(buf + hdr.site_offset, sites, obj->instance_site_count * sizeof(*sites));
 	memcpy(buf + hdr.string_offset, st.data, st.size);
 	*out = buf;
 	*out_size = total;
 	err = 0;
 out:
+	if (err)
+		free(buf);
 	free(keys);
-	free(insts);
-	free(sites);
 	elfobj_strtab_free(&st);
 	free(summary);
 	free(strings);
