@@ -19,16 +19,93 @@ static uint32_t strtab_add(struct elfobj_strtab *st, const char *s)
 	return (uint32_t)offset;
 }
 
-/* The string offsets of function f's name and its section's, each added once. */
-static void add_function_names(struct elfobj_strtab *st, const struct bk_object *obj, size_t f,
-			       uint32_t *function_name, uint32_t *section_name)
-{
-	const struct bk_function *fn = &obj->functions[f];
+/*
+ * What the entries need of function f: its name and section, and the string
+ * offsets of both once added (name 0 until then). One compact array, filled
+ * in function order: instances and sites name functions in no useful order,
+ * and reading obj->functions there was a cache miss each.
+ */
+struct function_strings {
+	const char *name;
+	size_t section;
+	uint32_t name_offset;
+	uint32_t section_offset;
+};
 
-	if (!function_name[f])
-		function_name[f] = strtab_add(st, fn->name);
+static struct function_strings *function_strings_new(const struct bk_object *obj)
+{
+	struct function_strings *strings = bk_xcalloc(obj->function_count, sizeof(*strings));
+
+	for (size_t f = 0; f < obj->function_count; f++) {
+		strings[f].name = obj->functions[f].name;
+		strings[f].section = obj->functions[f].section;
+	}
+	return strings;
+}
+
+/* Adds f's name and its section's, each once. */
+static void add_function_names(struct elfobj_strtab *st, const struct bk_object *obj,
+			       struct function_strings *fn, uint32_t *section_name)
+{
+	if (fn->name_offset)
+		return;
+	fn->name_offset = strtab_add(st, fn->name);
 	if (!section_name[fn->section])
 		section_name[fn->section] = strtab_add(st, obj->sections[fn->section].name);
+	fn->section_offset = section_name[fn->section];
+}
+
+/*
+ * What a site's entry takes from the model, gathered in site order (the order
+ * of the sites and of their functions). The instances list their sites key by
+ * key, and reading a site and its function there for each entry was a cache
+ * miss per site, most of the build at 1,000 sites per function.
+ */
+struct site_summary {
+	size_t function;
+	uint32_t function_start;
+	uint32_t insn; /* within the function */
+	uint32_t flags;
+};
+
+static struct site_summary *summarize_sites(const struct bk_object *obj)
+{
+	struct site_summary *summary = bk_xcalloc(obj->site_count, sizeof(*summary));
+
+	for (size_t s = 0; s < obj->site_count; s++) {
+		const struct bk_site *site = &obj->sites[s];
+		const struct bk_function *fn = &obj->functions[site->function];
+
+		summary[s].function = site->function;
+		summary[s].function_start = (uint32_t)fn->start;
+		summary[s].insn = (uint32_t)(site->insn - fn->start);
+		summary[s].flags = (site->jump_when_off ? BPFKEYS_SITE_JUMP_WHEN_OFF : 0) |
+				   (site->wide ? BPFKEYS_SITE_WIDE : 0);
+	}
+	return summary;
+}
+
+/*
+ * Instances come by key, then program name, and their sites by key too: the
+ * functions, names and string-table slots they lead to are spread over
+ * memory, a cache miss each when one program or site has many. So the loop
+ * asks for them ahead, in the order it will need them: the function's
+ * strings PREFETCH_AHEAD instances or sites before it reads them, then (2/3
+ * of the way) its name, then (1/3) the name's string-table slot, so that the
+ * misses of many entries overlap.
+ */
+#define PREFETCH_AHEAD 96
+
+static void prefetch_name(const struct function_strings *fn)
+{
+	if (!fn->name_offset)
+		__builtin_prefetch(fn->name);
+}
+
+static void prefetch_name_slot(const struct elfobj_strtab *st, const struct function_strings *fn)
+{
+	if (!fn->name_offset)
+		elfobj_strtab_prefetch(st, fn->name);
 }
 
 int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size)
@@ -39,12 +116,12 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	struct bpfkeys_instance *insts = NULL;
 	struct bpfkeys_site *sites = NULL;
 	size_t key_count = 0, *key_index = bk_xcalloc(obj->key_count, sizeof(size_t));
-	/* string offsets of each function's and section's name, 0 until added: an
-	 * instance and a site name both, and hashing them again each time was
+	/* an instance and a site name both, and hashing them again each time was
 	 * most of the build */
-	uint32_t *function_name = bk_xcalloc(obj->function_count, sizeof(uint32_t));
+	struct function_strings *strings = NULL;
 	uint32_t *section_name = bk_xcalloc(obj->section_count, sizeof(uint32_t));
-	uint8_t *buf;
+	struct site_summary *summary = NULL;
+	uint8_t *buf = NULL;
 	uint64_t total;
 	int err = -1;
 
@@ -61,8 +138,18 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		goto out;
 	}
 	keys = bk_xcalloc(key_count, sizeof(*keys));
-	insts = bk_xcalloc(obj->instance_count, sizeof(*insts));
-	sites = bk_xcalloc(obj->instance_site_count, sizeof(*sites));
+	/* The instance and site tables are written where they go in the section,
+	 * which grows by the strings at the end, not built apart and copied (a
+	 * second pass over 44 bytes per site at one site per function). Entry
+	 * sizes, and so the offsets, are multiples of 4, the entries' alignment. */
+	buf = bk_xcalloc(sizeof(hdr) + key_count * sizeof(*keys) +
+				 obj->instance_count * sizeof(*insts) +
+				 obj->instance_site_count * sizeof(*sites),
+			 1);
+	insts = (struct bpfkeys_instance *)(buf + sizeof(hdr) + key_count * sizeof(*keys));
+	sites = (struct bpfkeys_site *)(insts + obj->instance_count);
+	summary = summarize_sites(obj);
+	strings = function_strings_new(obj);
 	for (size_t i = 0; i < obj->key_count; i++) {
 		const struct bk_key *key = &obj->keys[i];
 		struct bpfkeys_key *out_key;
@@ -77,30 +164,45 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	}
 	for (size_t i = 0; i < obj->instance_count; i++) {
 		const struct bk_instance *inst = &obj->instances[i];
-		const struct bk_function *prog = &obj->functions[inst->program];
 		struct bpfkeys_key *out_key = &keys[key_index[inst->key]];
+		struct function_strings *program;
 
+		if (i + PREFETCH_AHEAD < obj->instance_count)
+			__builtin_prefetch(&strings[obj->instances[i + PREFETCH_AHEAD].program]);
+		if (i + PREFETCH_AHEAD * 2 / 3 < obj->instance_count)
+			prefetch_name(&strings[obj->instances[i + PREFETCH_AHEAD * 2 / 3].program]);
+		if (i + PREFETCH_AHEAD / 3 < obj->instance_count)
+			prefetch_name_slot(
+				&st, &strings[obj->instances[i + PREFETCH_AHEAD / 3].program]);
 		if (!out_key->instance_count)
 			out_key->first_instance = (uint32_t)i;
 		out_key->instance_count++;
 		insts[i].key = (uint32_t)key_index[inst->key];
-		add_function_names(&st, obj, inst->program, function_name, section_name);
-		insts[i].program = function_name[inst->program];
-		insts[i].program_section = section_name[prog->section];
+		program = &strings[inst->program];
+		add_function_names(&st, obj, program, section_name);
+		insts[i].program = program->name_offset;
+		insts[i].program_section = program->section_offset;
 		insts[i].flags = out_key->flags;
 		insts[i].first_site = (uint32_t)inst->first_site;
 		insts[i].site_count = (uint32_t)inst->site_count;
 		for (size_t s = inst->first_site; s < inst->first_site + inst->site_count; s++) {
-			const struct bk_site *site = &obj->sites[obj->instance_sites[s]];
-			const struct bk_function *fn = &obj->functions[site->function];
+			const struct site_summary *site = &summary[obj->instance_sites[s]];
+			struct function_strings *fn = &strings[site->function];
 
-			add_function_names(&st, obj, site->function, function_name, section_name);
-			sites[s].function = function_name[site->function];
-			sites[s].section = section_name[fn->section];
-			sites[s].function_start = (uint32_t)fn->start;
-			sites[s].insn = (uint32_t)(site->insn - fn->start);
-			sites[s].flags = (site->jump_when_off ? BPFKEYS_SITE_JUMP_WHEN_OFF : 0) |
-					 (site->wide ? BPFKEYS_SITE_WIDE : 0);
+			if (s + PREFETCH_AHEAD < obj->instance_site_count)
+				__builtin_prefetch(
+					&summary[obj->instance_sites[s + PREFETCH_AHEAD]]);
+			if (s + PREFETCH_AHEAD / 2 < obj->instance_site_count)
+				__builtin_prefetch(
+					&strings[summary[obj->instance_sites[s +
+									     PREFETCH_AHEAD / 2]]
+							 .function]);
+			add_function_names(&st, obj, fn, section_name);
+			sites[s].function = fn->name_offset;
+			sites[s].section = fn->section_offset;
+			sites[s].function_start = site->function_start;
+			sites[s].insn = site->insn;
+			sites[s].flags = site->flags;
 		}
 	}
 
@@ -126,21 +228,20 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		bk_error(obj, "section '%s' would exceed 4 GiB", BPFKEYS_SECTION);
 		goto out;
 	}
-	buf = bk_xcalloc(total, 1);
+	buf = bk_xrealloc(buf, total, 1);
 	memcpy(buf, &hdr, sizeof(hdr));
 	memcpy(buf + hdr.key_offset, keys, key_count * sizeof(*keys));
-	memcpy(buf + hdr.instance_offset, insts, obj->instance_count * sizeof(*insts));
-	memcpy(buf + hdr.site_offset, sites, obj->instance_site_count * sizeof(*sites));
 	memcpy(buf + hdr.string_offset, st.data, st.size);
 	*out = buf;
 	*out_size = total;
 	err = 0;
 out:
+	if (err)
+		free(buf);
 	free(keys);
-	free(insts);
-	free(sites);
 	elfobj_strtab_free(&st);
-	free(function_name);
+	free(summary);
+	free(strings);
 	free(section_name);
 	free(key_index);
 	return err;

@@ -214,7 +214,8 @@ static struct triple *sort_triples(struct triple *triples, size_t count, size_t 
 				      sorted[end].program_rank == sorted[start].program_rank;
 		     end++)
 			;
-		elfobj_sort(&sorted[start], end - start, sizeof(*sorted), cmp_triple);
+		if (end - start > 1)
+			elfobj_sort(&sorted[start], end - start, sizeof(*sorted), cmp_triple);
 	}
 	free(next);
 	free(triples);
@@ -315,8 +316,8 @@ int bk_build_instances(struct bk_object *obj)
 			bk_warn(obj, "key '%s' is unused: no program reaches its %zu site(s)",
 				key->name, key->site_count);
 	}
-	for (size_t i = 0; i < obj->function_count; i++)
-		if (obj->functions[i].site_count && !reached[i])
+	for (size_t i = 0; i < obj->function_count; i++) /* reached[] first: it is smaller */
+		if (!reached[i] && obj->functions[i].site_count)
 			bk_warn(obj,
 				"function '%s' (section '%s') has %zu static-key site(s) but no "
 				"program calls it",

@@ -170,6 +170,22 @@ static int fix_relocated(struct bk_object *obj, const struct bk_shrink *shrink, 
 	return 0;
 }
 
+/*
+ * bk_find_rel() for a caller that goes up the section: a cursor into the
+ * sorted relocations instead of a search per instruction (a tenth of lower's
+ * time at a million sites).
+ */
+static const GElf_Rel *relocations_at(const struct bk_section *sec, uint64_t offset, size_t *cursor,
+				      size_t *count)
+{
+	while (*cursor < sec->rel_count && sec->rels[*cursor].r_offset < offset)
+		(*cursor)++;
+	*count = 0;
+	while (*cursor + *count < sec->rel_count && sec->rels[*cursor + *count].r_offset == offset)
+		(*count)++;
+	return *count ? &sec->rels[*cursor] : NULL;
+}
+
 /* The new bytes of code section s. */
 static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const struct code_scan *c,
 		      size_t s)
@@ -178,6 +194,7 @@ static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const str
 	struct bk_code_layout *l = &shrink->layout[s];
 	uint8_t *out = bk_xcalloc(l->new_index[c->count] + 1, ELFOBJ_INSN_SIZE);
 	uint64_t tail = sec->shdr.sh_size % ELFOBJ_INSN_SIZE;
+	size_t rel_cursor = 0;
 
 	l->code = out;
 	for (uint64_t i = 0; i < c->count; i++) {
@@ -208,14 +225,15 @@ static int write_code(struct bk_object *obj, struct bk_shrink *shrink, const str
 				insn.imm = (int32_t)r;
 			else
 				insn.off = (int16_t)r;
-		} else if (l->moved && !bk_find_rel(sec, i * ELFOBJ_INSN_SIZE, &nrel) &&
+		} else if (l->moved &&
+			   !relocations_at(sec, i * ELFOBJ_INSN_SIZE, &rel_cursor, &nrel) &&
 			   ((insn.code == ELFOBJ_CALL_CODE &&
 			     bk_insn_src(&insn) == BPF_PSEUDO_CALL) ||
 			    (insn.code == ELFOBJ_LD_IMM64_CODE &&
 			     bk_insn_src(&insn) == BPF_PSEUDO_FUNC))) {
 			insn.imm = (int32_t)new_rel(l, i, (int64_t)i + insn.imm + 1);
 		}
-		rel = bk_find_rel(sec, i * ELFOBJ_INSN_SIZE, &nrel);
+		rel = relocations_at(sec, i * ELFOBJ_INSN_SIZE, &rel_cursor, &nrel);
 		for (size_t r = 0; r < nrel; r++)
 			if (fix_relocated(obj, shrink, s, i, &rel[r], &insn, c->second_half[i]))
 				return -1;

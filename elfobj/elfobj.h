@@ -112,6 +112,7 @@ struct elfobj {
 	const char *path;
 	uint8_t *image; /* the whole file (owned), NUL-padded by one byte */
 	size_t image_size;
+	bool image_mapped; /* image is a private mapping of the file, else malloc'd */
 	Elf *elf; /* libelf over image */
 	Elf64_Ehdr ehdr;
 	struct elfobj_section *sections;
@@ -233,7 +234,7 @@ bool elfobj_sorted(const void *base, size_t count, size_t size,
 struct elfobj_strtab {
 	char *data; /* offset 0 is "" */
 	size_t size, capacity;
-	uint32_t *slots; /* open-addressing hash of offsets into data */
+	uint64_t *slots; /* open-addressing hash: a string's hash << 32 | its offset */
 	size_t slot_count, used;
 };
 uint64_t elfobj_hash_name(const char *s); /* FNV-1a */
@@ -241,6 +242,8 @@ int elfobj_strtab_init(struct elfobj_strtab *table);
 void elfobj_strtab_free(struct elfobj_strtab *table);
 /* The offset of an identical string, added if needed; <0 (reported) on error. */
 int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str);
+/* Asks the cache for the slot that adding or finding `str` reads first (a hint only). */
+void elfobj_strtab_prefetch(const struct elfobj_strtab *table, const char *str);
 
 /* ---- output (output.c) ---- */
 struct elfobj_output {

@@ -174,9 +174,22 @@ static int compare_branches(const void *a, const void *b)
 	return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
-/* Every relocation is on a field, of that field's type, one per field; rel[] by entry. */
+/* The field (0, 1, 2) a relocation at `offset` into an entry patches, -1 if none. */
+static int field_at(uint64_t offset)
+{
+	uint64_t in_entry = offset % ELFOBJ_STATIC_KEY_ENTRY_SIZE;
+
+	return in_entry == 0 ? 0 : in_entry == 4 ? 1 : in_entry == 8 ? 2 : -1;
+}
+
+/*
+ * Every relocation is on a field, of that field's type, one per field. The
+ * relocations come sorted by offset, so a second one on a field is next to
+ * the first (no table of every entry's fields: at a million entries, filling
+ * one was a tenth of reading them).
+ */
 static int check_relocations(const struct elfobj *obj, const struct elfobj_section *keys,
-			     const Elf64_Rel *rels, size_t count, const Elf64_Rel *(*by_field)[3])
+			     const Elf64_Rel *rels, size_t count)
 {
 	const char *rel_name = obj->sections[keys->rel_section].name;
 	int errors = 0;
@@ -184,8 +197,7 @@ static int check_relocations(const struct elfobj *obj, const struct elfobj_secti
 	for (size_t i = 0; i < count; i++) {
 		uint64_t off = rels[i].r_offset;
 		uint32_t type = (uint32_t)ELF64_R_TYPE(rels[i].r_info);
-		uint64_t in_entry = off % ELFOBJ_STATIC_KEY_ENTRY_SIZE;
-		int field = in_entry == 0 ? 0 : in_entry == 4 ? 1 : in_entry == 8 ? 2 : -1;
+		int field = field_at(off);
 		size_t entry = off / ELFOBJ_STATIC_KEY_ENTRY_SIZE;
 
 		if (off >= keys->shdr.sh_size || field < 0) {
@@ -201,13 +213,12 @@ static int check_relocations(const struct elfobj *obj, const struct elfobj_secti
 					       "type %u, expected %s",
 					       entry, entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
 					       field_names[field], type, type_names[field]) != 0;
-		if (by_field[entry][field])
+		if (i > 0 && rels[i - 1].r_offset == off)
 			errors += elfobj_error(obj->path, rel_name,
 					       "entry %zu (offset 0x%zx): field %s has more than "
 					       "one relocation",
 					       entry, entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
 					       field_names[field]) != 0;
-		by_field[entry][field] = &rels[i];
 	}
 	return errors ? -1 : 0;
 }
@@ -216,10 +227,9 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 			    size_t *branch_count)
 {
 	const struct elfobj_section *keys = NULL;
-	const Elf64_Rel *(*by_field)[3] = NULL;
 	const Elf64_Rel *rels;
 	Elf64_Rel *sorted = NULL; /* a sorted copy, if the file's are out of order */
-	size_t count, rel_count = 0;
+	size_t count, rel_count = 0, next_rel = 0;
 	int errors = 0;
 
 	*branches = NULL;
@@ -248,23 +258,28 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 				    "has %zu entries but no .rel.static_keys", count);
 	/* in offset order, so that messages come in entry order */
 	rels = elfobj_sorted_relocations(obj, (size_t)(keys - obj->sections), &rel_count, &sorted);
-	by_field = calloc(count, sizeof(*by_field));
 	*branches = calloc(count, sizeof(**branches));
-	if ((!rels && rel_count) || !by_field || !*branches) {
+	if ((!rels && rel_count) || !*branches) {
 		errors = elfobj_error(obj->path, NULL, "out of memory");
 		goto out;
 	}
-	if (check_relocations(obj, keys, rels, rel_count, by_field)) {
+	if (check_relocations(obj, keys, rels, rel_count)) {
 		errors = -1;
 		goto out;
 	}
 	for (size_t e = 0; e < count; e++) {
 		struct entry_check check = { obj, keys->name, e, NULL };
 		struct elfobj_static_branch *branch = &(*branches)[*branch_count];
+		const Elf64_Rel *by_field[3] = { NULL, NULL, NULL };
 		int missing = -1;
 
+		/* checked: each relocation is on a field, one per field, in offset order */
+		for (; next_rel < rel_count &&
+		       rels[next_rel].r_offset < (e + 1) * ELFOBJ_STATIC_KEY_ENTRY_SIZE;
+		     next_rel++)
+			by_field[field_at(rels[next_rel].r_offset)] = &rels[next_rel];
 		for (int f = 0; f < 3 && missing < 0; f++)
-			if (!by_field[e][f])
+			if (!by_field[f])
 				missing = f;
 		if (missing >= 0) {
 			errors +=
@@ -275,9 +290,9 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 			continue;
 		}
 		branch->entry = e;
-		branch->key_symbol = ELF64_R_SYM(by_field[e][2]->r_info);
+		branch->key_symbol = ELF64_R_SYM(by_field[2]->r_info);
 		check.key = obj->symbol_names[branch->key_symbol];
-		if (read_entry(&check, keys->data + e * ELFOBJ_STATIC_KEY_ENTRY_SIZE, by_field[e],
+		if (read_entry(&check, keys->data + e * ELFOBJ_STATIC_KEY_ENTRY_SIZE, by_field,
 			       branch))
 			errors++;
 		else
@@ -300,7 +315,6 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	}
 out:
 	free(sorted);
-	free(by_field);
 	if (errors) {
 		free(*branches);
 		*branches = NULL;
