@@ -51,7 +51,7 @@ case "$arch" in
 	arm64 | aarch64)
 		arch=arm64
 		cross=aarch64-linux-gnu-
-		karch=(ARCH=arm64 CROSS_COMPILE=$cross)
+		karch=(ARCH=arm64 "CROSS_COMPILE=$cross")
 		fragments=("$patches_dir/config-arm64.fragment" "$patches_dir/config-suites.fragment")
 		image_src=arch/arm64/boot/Image
 		image=Image
