@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Builds what scripts/upstream-suites.sh runs: two x86_64 kernels of Debian's
-# linux-source-6.12 6.12.118 with the same "suites" config (tinyconfig +
-# kernel-patches/config.fragment + kernel-patches/config-suites.fragment),
+# Builds what scripts/upstream-suites.sh runs: two kernels of Debian's
+# linux-source-6.12 6.12.118 with the same "suites" config,
+#
+#   x86_64   tinyconfig + kernel-patches/config.fragment (the test config)
+#            + kernel-patches/config-suites.fragment
+#   arm64    ARCH=arm64 tinyconfig + kernel-patches/config-arm64.fragment
+#            (the arm64 test config) + kernel-patches/config-suites.fragment,
+#            cross-built with CROSS_COMPILE=aarch64-linux-gnu-
+#
+# (the arch: BPFSK_ARCH, x86_64 by default, as for scripts/build-kernel.sh),
 #
 #   baseline   the tree as Debian ships it
 #   patched    the tree with kernel-patches/*.patch applied
@@ -10,18 +17,19 @@
 # (tools/testing/selftests/bpf, with that tree's libbpf) and bpf_testmod.ko
 # (built against that variant's kernel). Outputs, per variant:
 #
-#   $BPFSK_CACHE/suites-x86_64/out-<variant>/
-#     bzImage, config, bpf_testmod.ko, test_verifier,
+#   $BPFSK_CACHE/suites-<arch>/out-<variant>/
+#     bzImage (x86_64) or Image (arm64), config, bpf_testmod.ko, test_verifier,
 #     test_verifier.cases   number of test_verifier cases (its tests[] array)
 #
 #   scripts/upstream-suites-build.sh [baseline|patched]...   (default: both)
 #
 # Cached like scripts/build-kernel.sh, but in a tree of its own (the test
-# command's tree is left alone): $BPFSK_CACHE/suites-x86_64/src is extracted
+# command's tree is left alone): $BPFSK_CACHE/suites-<arch>/src is extracted
 # once; both variants are built in one object directory from that tree,
 # switching the series in or out, so that the second variant only rebuilds
 # what the series touches. A variant whose inputs (package version, tarball
-# size, both fragments, this script, and for "patched" the series) have not
+# size, both fragments, this script, the cross compiler, and for "patched"
+# the series) have not
 # changed only checks its stamp. BPFSK_KERNEL_JOBS sets make's parallelism
 # (default 2).
 set -euo pipefail
@@ -30,11 +38,30 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${BPFSK_CACHE:-/var/cache/bpfsk}
 jobs=${BPFSK_KERNEL_JOBS:-2}
 patches_dir=$repo/kernel-patches
-fragments=("$patches_dir/config.fragment" "$patches_dir/config-suites.fragment")
+arch=${BPFSK_ARCH:-x86_64}
+case "$arch" in
+	x86_64 | x86 | amd64)
+		arch=x86_64
+		karch=()
+		cross=
+		fragments=("$patches_dir/config.fragment" "$patches_dir/config-suites.fragment")
+		image_src=arch/x86/boot/bzImage
+		image=bzImage
+		;;
+	arm64 | aarch64)
+		arch=arm64
+		cross=aarch64-linux-gnu-
+		karch=(ARCH=arm64 "CROSS_COMPILE=$cross")
+		fragments=("$patches_dir/config-arm64.fragment" "$patches_dir/config-suites.fragment")
+		image_src=arch/arm64/boot/Image
+		image=Image
+		;;
+	*) printf 'upstream-suites-build: error: BPFSK_ARCH=%s: x86_64 or arm64\n' "$arch" >&2; exit 1 ;;
+esac
 tarball=/usr/src/linux-source-6.12.tar.xz
 pkg=linux-source-6.12
 want_version=6.12.118
-top=$cache/suites-x86_64
+top=$cache/suites-$arch
 src_root=$top/src
 tree=$src_root/linux-source-6.12
 obj=$top/obj
@@ -59,7 +86,7 @@ case "$pkg_version" in
 	"$want_version"-*) ;;
 	*) die "$pkg is '$pkg_version', the series is for $want_version" ;;
 esac
-for tool in gcc make flex bison bc pahole nm; do
+for tool in gcc "${cross}gcc" make flex bison bc pahole "${cross}nm"; do
 	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
 done
 mapfile -t patches < <(find "$patches_dir" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
@@ -70,6 +97,7 @@ variant_key() {
 	{
 		echo "$1 $pkg_version $(stat -c %s "$tarball")"
 		sha256sum "${fragments[@]}" "$0" | cut -d' ' -f1
+		[ "$arch" = x86_64 ] || { echo "$arch"; "${cross}gcc" --version | head -1; }
 		[ "$1" = baseline ] || echo "$series_hash"
 	} | sha256sum | cut -c1-16
 }
@@ -140,9 +168,9 @@ configure() {
 	local cfgdir=$top/cfg merged=$top/fragment.merged missing
 	rm -rf "$cfgdir"
 	mkdir -p "$cfgdir" "$obj"
-	make -s -C "$tree" O="$cfgdir" tinyconfig >/dev/null
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$cfgdir" "$cfgdir/.config" "${fragments[@]}" >/dev/null
-	make -s -C "$tree" O="$cfgdir" olddefconfig >/dev/null
+	make -s -C "$tree" O="$cfgdir" "${karch[@]}" tinyconfig >/dev/null
+	env "${karch[@]}" "$tree/scripts/kconfig/merge_config.sh" -m -O "$cfgdir" "$cfgdir/.config" "${fragments[@]}" >/dev/null
+	make -s -C "$tree" O="$cfgdir" "${karch[@]}" olddefconfig >/dev/null
 	# the last word on each option, in the order merge_config.sh applied them
 	cat "${fragments[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1 \2/p;
 		s/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1 n/p' |
@@ -158,7 +186,7 @@ configure() {
 	[ -z "$missing" ] || die "config fragments not honoured:$missing"
 	if ! cmp -s "$cfgdir/.config" "$obj/.config"; then
 		cp "$cfgdir/.config" "$obj/.config"
-		make -s -C "$tree" O="$obj" olddefconfig >/dev/null
+		make -s -C "$tree" O="$obj" "${karch[@]}" olddefconfig >/dev/null
 	fi
 	rm -rf "$cfgdir"
 }
@@ -178,30 +206,30 @@ build_variant() {
 	if [ "$variant" = baseline ]; then switch_series none; else switch_series "$series_hash"; fi
 	configure
 
-	log "$variant: building bzImage (-j$jobs)"
-	make -s -C "$tree" O="$obj" -j"$jobs" bzImage modules
+	log "$variant: building $arch $image (-j$jobs)"
+	make -s -C "$tree" O="$obj" "${karch[@]}" -j"$jobs" "$image" modules
 	rm -rf "$out"
 	mkdir -p "$out"
-	cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+	cp "$obj/$image_src" "$out/$image"
 	cp "$obj/.config" "$out/config"
 
 	# bpf_testmod.ko against this kernel (its BTF is split against vmlinux's)
 	log "$variant: building bpf_testmod.ko"
-	make -s -C "$tree" O="$obj" M="$selftests/bpf_testmod" clean >/dev/null
-	make -s -C "$tree" O="$obj" M="$selftests/bpf_testmod" -j"$jobs" modules
+	make -s -C "$tree" O="$obj" "${karch[@]}" M="$selftests/bpf_testmod" clean >/dev/null
+	make -s -C "$tree" O="$obj" "${karch[@]}" M="$selftests/bpf_testmod" -j"$jobs" modules
 	cp "$selftests/bpf_testmod/bpf_testmod.ko" "$out/"
 
 	# test_verifier from this tree (its libbpf and uapi headers); VMLINUX_BTF
 	# only has to name a file for the Makefile's checks
 	log "$variant: building test_verifier"
 	mkdir -p "$top/selftests-$variant"
-	make -s -C "$selftests" OUTPUT="$top/selftests-$variant" VMLINUX_BTF="$obj/vmlinux" \
+	make -s -C "$selftests" "${karch[@]}" OUTPUT="$top/selftests-$variant" VMLINUX_BTF="$obj/vmlinux" \
 		-j"$jobs" "$top/selftests-$variant/test_verifier" >"$top/selftests-$variant.log" 2>&1 ||
 		die "test_verifier did not build: see $top/selftests-$variant.log"
 	cp "$top/selftests-$variant/test_verifier" "$out/"
 	# test_verifier runs all its cases when given a range past its last
 	# one: the runner needs the number of cases, sizeof(tests) / sizeof(*tests)
-	size=$(nm -S "$out/test_verifier" | awk '$4 == "tests" { print $2 }')
+	size=$("${cross}nm" -S "$out/test_verifier" | awk '$4 == "tests" { print $2 }')
 	[ -z "$size" ] || size=$((16#$size))
 	count=$(pahole -C bpf_test "$out/test_verifier" | sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p')
 	[ -n "$size" ] && [ -n "$count" ] && [ "$count" -gt 0 ] && [ $((size % count)) = 0 ] ||

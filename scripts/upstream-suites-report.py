@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-test results of upstream's BPF suites, baseline vs patched kernel.
 
-    upstream-suites-report.py RESULTS_DIR
+    upstream-suites-report.py [--arch ARCH] RESULTS_DIR
 
 reads the guest console logs scripts/upstream-suites.sh left in RESULTS_DIR
 (<variant>-<suite>-h<harden>.log, with <variant>.excluded-h<harden> listing
@@ -109,10 +109,14 @@ def read_excluded(path):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: upstream-suites-report.py RESULTS_DIR", file=sys.stderr)
+    args = sys.argv[1:]
+    arch = "x86_64"  # the arch the logs are from, for the tables' titles
+    if len(args) == 3 and args[0] == "--arch":
+        arch, args = args[1], args[2:]
+    if len(args) != 1:
+        print("usage: upstream-suites-report.py [--arch ARCH] RESULTS_DIR", file=sys.stderr)
         return 2
-    top = sys.argv[1]
+    top = args[0]
     runs = {}  # (suite, harden) -> variant -> (results, facts, excluded)
     for name in sorted(os.listdir(top)):
         m = LOG_NAME.match(name)
@@ -161,7 +165,7 @@ def main():
             st["(kernel log clean)"] = "fail" if facts["dmesg_trouble"] else "pass"
             status[variant] = st
 
-        print("\n%s, x86_64, bpf_jit_harden=%d" % (suite, harden))
+        print("\n%s, %s, bpf_jit_harden=%d" % (suite, arch, harden))
         cols = ("pass", "fail", "skip", "excluded", "timeout", "not run")
         print("  %-9s %s  %s" % ("kernel", "".join("%9s" % c for c in cols),
                                   "  run completed / kernel log"))

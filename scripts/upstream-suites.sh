@@ -4,23 +4,26 @@
 # qemu TCG, and compares them test by test. The pre-submission check for the
 # kernel series (not part of scripts/test.sh: see kernel-patches/README.md).
 #
-#   scripts/upstream-suites.sh
+#   scripts/upstream-suites.sh [--arch x86_64|arm64] [--help]
 #
-# 1. scripts/upstream-suites-build.sh: both kernels (same "suites" config),
-#    and each tree's test_verifier and bpf_testmod.ko (cached).
+# 1. scripts/upstream-suites-build.sh: both kernels of the arch (same "suites"
+#    config), and each tree's test_verifier and bpf_testmod.ko (cached).
 # 2. For each kernel, an initramfs with scripts/qemu-init.c as /init,
 #    scripts/upstream-suites-guest.c as its one test, and in /suites
 #    test_verifier, bpf_testmod.ko and the shared libraries test_verifier
 #    needs; booted once per bpf_jit_harden level with
-#    kernel.unprivileged_bpf_disabled=0.
+#    kernel.unprivileged_bpf_disabled=0 (x86_64: qemu-system-x86_64; arm64:
+#    qemu-system-aarch64 -M virt, BPFSK_QEMU_CPU, default cortex-a57).
 # 3. scripts/upstream-suites-report.py: per-suite table, every test whose
 #    result differs between baseline and patched; a WARN, BUG or oops in the
 #    guest's kernel log fails the run's "(kernel log clean)" check.
 #
 # Exits 1 if any test (or check) passes on the baseline and fails, crashes or
-# does not run on the series. Console logs and the report are left in
-# $BPFSK_BUILD/upstream-suites/ (BPFSK_BUILD defaults to build/).
+# does not run on the series, 2 on a usage or build error. Console logs and
+# the report are left in $BPFSK_BUILD/upstream-suites/<arch>/ (BPFSK_BUILD
+# defaults to build/).
 #
+# --arch A              x86_64 (default) or arm64; BPFSK_ARCH the same
 # BPFSK_SUITES_HARDEN   bpf_jit_harden levels to run (default "0 2"; 0 first:
 #                       its case names give the indices of the exclusions)
 # BPFSK_SUITES_BUDGET   seconds a test_verifier case may run (default 600);
@@ -32,11 +35,20 @@
 # BPFSK_SUITES_JOBS     kernels booted at once (default 2, one vCPU each)
 set -euo pipefail
 
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
+arch=${BPFSK_ARCH:-x86_64}
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--arch) [ $# -ge 2 ] || { usage >&2; exit 2; }; arch=$2; shift 2 ;;
+		--arch=*) arch=${1#--arch=}; shift ;;
+		-h | --help) usage; exit 0 ;;
+		*) printf 'upstream-suites: error: unknown argument %s (see --help)\n' "$1" >&2; exit 2 ;;
+	esac
+done
+
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
 cache=${BPFSK_CACHE:-/var/cache/bpfsk}
-top=$cache/suites-x86_64
-results=$build/upstream-suites
 harden_levels=${BPFSK_SUITES_HARDEN:-0 2}
 budget=${BPFSK_SUITES_BUDGET:-600}
 boot_timeout=${BPFSK_SUITES_TIMEOUT:-5400}
@@ -59,7 +71,32 @@ harden2_excluded=(
 log() { printf 'upstream-suites: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
 
-for tool in qemu-system-x86_64 cpio gcc python3 ldd; do
+# What differs between the arches: the guest's compiler and libraries, qemu,
+# the console and the clock (see boot() for clocksource=hpet).
+case "$arch" in
+	x86_64 | x86 | amd64)
+		arch=x86_64
+		cc=gcc
+		triplet=x86_64-linux-gnu
+		image=bzImage
+		qemu=(qemu-system-x86_64)
+		console="console=ttyS0 clocksource=hpet"
+		;;
+	arm64 | aarch64)
+		arch=arm64
+		cc=aarch64-linux-gnu-gcc
+		triplet=aarch64-linux-gnu
+		image=Image
+		qemu=(qemu-system-aarch64 -M virt -cpu "${BPFSK_QEMU_CPU:-cortex-a57}")
+		console="console=ttyAMA0"
+		;;
+	*) die "--arch $arch: x86_64 or arm64" ;;
+esac
+export BPFSK_ARCH=$arch
+top=$cache/suites-$arch
+results=$build/upstream-suites/$arch
+
+for tool in "${qemu[0]}" cpio "$cc" "$triplet-readelf" python3; do
 	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
 done
 for h in $harden_levels; do
@@ -76,16 +113,33 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/upstream-suites.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # --- initramfs, one per kernel --------------------------------------------------
-gcc -static -O2 -Wall -Werror -o "$work/init" "$repo/scripts/qemu-init.c"
-gcc -static -O2 -Wall -Wextra -Werror -o "$work/guest" "$repo/scripts/upstream-suites-guest.c"
+"$cc" -static -O2 -Wall -Werror -o "$work/init" "$repo/scripts/qemu-init.c"
+"$cc" -static -O2 -Wall -Wextra -Werror -o "$work/guest" "$repo/scripts/upstream-suites-guest.c"
 
-# Copies a dynamic executable's shared libraries (and its loader) into the
-# staging directory under the same paths.
+# Copies a dynamic executable's loader (same path) and the shared libraries
+# it needs, recursively, into the staging directory's /usr/lib/<triplet>,
+# which the loader searches. Read from the ELF headers rather than with ldd,
+# which cannot run an arm64 binary; the libraries are the installed
+# multiarch ones (libelf1:arm64, zlib1g:arm64, ... for arm64).
 copy_libraries() {
-	local binary=$1 stage=$2 lib
-	for lib in $(ldd "$binary" | grep -o '/[^ ]*'); do
-		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
+	local binary=$1 stage=$2 interp lib path todo=("$1") seen=" "
+	interp=$("$triplet-readelf" -lW "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	[ -n "$interp" ] || die "$binary: no program interpreter"
+	mkdir -p "$stage$(dirname "$interp")" "$stage/usr/lib/$triplet"
+	cp -L "$interp" "$stage$interp"
+	while [ ${#todo[@]} -gt 0 ]; do
+		for lib in $("$triplet-readelf" -dW "${todo[0]}" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+			case "$seen" in *" $lib "*) continue ;; esac
+			seen="$seen$lib "
+			path=
+			for dir in /lib/$triplet /usr/lib/$triplet; do
+				[ -e "$dir/$lib" ] && { path=$dir/$lib; break; }
+			done
+			[ -n "$path" ] || die "$binary needs $lib, not found in /usr/lib/$triplet"
+			cp -L "$path" "$stage/usr/lib/$triplet/$lib"
+			todo+=("$path")
+		done
+		todo=("${todo[@]:1}")
 	done
 }
 
@@ -129,17 +183,18 @@ ranges_for() {
 # --- boots --------------------------------------------------------------------------
 # quiet: kernel messages printed on the shared console can land inside a
 # test's result line; the guest prints the whole kernel log at the end, and
-# that is what the report checks. clocksource=hpet: under TCG on a loaded
-# host the TSC calibration can be off by 10x (seen: 286 MHz detected against
-# HPET's 2791 MHz), and the guest's clock, and so the case budget, with it.
+# that is what the report checks. clocksource=hpet (x86_64): under TCG on a
+# loaded host the TSC calibration can be off by 10x (seen: 286 MHz detected
+# against HPET's 2791 MHz), and the guest's clock, and so the case budget,
+# with it. arm64's architected timer has a fixed frequency given by qemu.
 boot() {
 	local variant=$1 harden=$2 ranges=$3 log=$results/$1-$suite-h$2.log t0 rc
 	t0=$(date +%s)
 	set +e
-	timeout --foreground -k 5 "$boot_timeout" qemu-system-x86_64 \
-		-accel tcg -m 1024 -smp 1 -no-reboot -display none -monitor none -serial stdio \
-		-kernel "$top/out-$variant/bzImage" -initrd "$work/initramfs-$variant.cpio" \
-		-append "console=ttyS0 panic=-1 oops=panic quiet clocksource=hpet bpfsk.suite=$suite bpfsk.harden=$harden bpfsk.budget=$budget bpfsk.ranges=$ranges" \
+	timeout --foreground -k 5 "$boot_timeout" \
+		"${qemu[@]}" -accel tcg -m 1024 -smp 1 -no-reboot -display none -monitor none -serial stdio \
+		-kernel "$top/out-$variant/$image" -initrd "$work/initramfs-$variant.cpio" \
+		-append "$console panic=-1 oops=panic quiet bpfsk.suite=$suite bpfsk.harden=$harden bpfsk.budget=$budget bpfsk.ranges=$ranges" \
 		</dev/null 2>&1 | sed -u 's/\r//g' >"$log"  # unbuffered: the log grows as it runs
 	rc=${PIPESTATUS[0]}
 	set -e
@@ -164,7 +219,7 @@ for harden in $harden_levels; do
 done
 
 set +e
-python3 "$repo/scripts/upstream-suites-report.py" "$results" | tee "$results/report"
+python3 "$repo/scripts/upstream-suites-report.py" --arch "$arch" "$results" | tee "$results/report"
 rc=${PIPESTATUS[0]}
 set -e
 end=$(date +%s)
