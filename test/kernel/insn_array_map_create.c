@@ -10,15 +10,10 @@
 static __u32 map_flags_of(int fd)
 {
 	struct bpf_map_info info;
-	union bpf_attr attr;
+	int err = map_info_of(fd, &info);
 
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
-		printf("FAIL: map info: %s\n", strerror(errno));
+	if (err) {
+		printf("FAIL: map info: %s\n", errname(err));
 		exit(1);
 	}
 	return info.map_flags;
