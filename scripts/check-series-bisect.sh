@@ -7,7 +7,12 @@
 # for a patch that touches tools/lib/bpf, the static libbpf. With --arm64 the
 # arm64 kernel (config-arm64.fragment) is built after each patch too.
 #
-#   scripts/check-series-bisect.sh [--arm64] [--keep]
+#   scripts/check-series-bisect.sh [--arm64] [--quick] [--keep]
+#
+# --quick: after each patch compile only the objects of the kernel .c files
+# the whole series touches (those of the other architecture left out), not
+# the image; the image is built after the last patch only. It catches a
+# patch that does not compile, not one that compiles but does not link.
 #
 # Prints one line per patch ("NNNN ok x86_64 12 s arm64 30 s" or
 # "NNNN FAIL ..."), then a summary; stops at the first failure and exits 1
@@ -28,12 +33,14 @@ jobs=${BPFSK_KERNEL_JOBS:-2}
 tarball=/usr/src/linux-source-6.12.tar.xz
 arm64=0
 keep=0
+quick=0
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 for a in "$@"; do
 	case "$a" in
 		--arm64) arm64=1 ;;
 		--keep) keep=1 ;;
+		--quick) quick=1 ;;
 		-h | --help) usage; exit 0 ;;
 		*) printf 'check-series-bisect: unknown argument %s\n' "$a" >&2; usage >&2; exit 2 ;;
 	esac
@@ -72,7 +79,21 @@ config_and_build() {
 	if ! cmp -s "$cfg/.config" "$obj/.config"; then
 		cp "$cfg/.config" "$obj/.config"
 	fi
-	make -s -C "$tree" O="$obj" "${karch[@]}" -j"$jobs" $image
+	if [ "$2" = objects ]; then
+		local objs=() f
+		make -s -C "$tree" O="$obj" "${karch[@]}" -j"$jobs" prepare
+		for f in "${series_c[@]}"; do
+			case "$f" in
+				arch/x86/*) [ "$arch" = x86_64 ] || continue ;;
+				arch/arm64/*) [ "$arch" = arm64 ] || continue ;;
+			esac
+			[ -e "$tree/$f" ] || continue
+			objs+=("${f%.c}.o")
+		done
+		[ ${#objs[@]} -eq 0 ] || make -s -C "$tree" O="$obj" "${karch[@]}" -j"$jobs" "${objs[@]}"
+	else
+		make -s -C "$tree" O="$obj" "${karch[@]}" -j"$jobs" $image
+	fi
 }
 
 build_libbpf() {
@@ -80,7 +101,11 @@ build_libbpf() {
 		"$work/libbpf/libbpf.a" >/dev/null
 }
 
+# the kernel .c files the series touches (for --quick)
+mapfile -t series_c < <(cat "${patches[@]}" | sed -n 's|^+++ b/||p' | grep -v '^tools/' | grep '\.c$' | sort -u)
+
 n=0
+last=${patches[${#patches[@]}-1]}
 total_start=$(date +%s)
 for p in "${patches[@]}"; do
 	name=$(basename "$p")
@@ -103,13 +128,15 @@ for p in "${patches[@]}"; do
 	[ $arm64 = 0 ] || archs+=(arm64)
 	for arch in "${archs[@]}"; do
 		s=$(date +%s)
-		if ! config_and_build "$arch" >"$log" 2>&1; then
+		what=image
+		[ $quick = 0 ] || [ "$p" = "$last" ] || what=objects
+		if ! config_and_build "$arch" "$what" >"$log" 2>&1; then
 			printf '%s FAIL %s build: %s\n' "$num" "$arch" "$name"
 			grep -E 'error|Error' "$log" | head -10
 			printf 'bisect: %d of %d patches built, FAILED at %s (%s)\n' "$n" "${#patches[@]}" "$name" "$arch"
 			exit 1
 		fi
-		line+=" ok $arch $(( $(date +%s) - s )) s"
+		line+=" ok $arch ($what) $(( $(date +%s) - s )) s"
 	done
 	if grep -q '^+++ b/tools/lib/bpf/' "$p"; then
 		s=$(date +%s)
@@ -124,5 +151,7 @@ for p in "${patches[@]}"; do
 	n=$((n + 1))
 	printf '%s  %s\n' "$line" "$name"
 done
-printf 'bisect: all %d patches apply without offset or fuzz and build (%s) in %d s\n' \
-	"$n" "x86_64$([ $arm64 = 0 ] || echo ', arm64')" "$(( $(date +%s) - total_start ))"
+printf 'bisect: all %d patches apply without offset or fuzz and build (%s%s) in %d s\n' \
+	"$n" "x86_64$([ $arm64 = 0 ] || echo ', arm64')" \
+	"$([ $quick = 0 ] || echo '; --quick: objects after each patch, image after the last')" \
+	"$(( $(date +%s) - total_start ))"
