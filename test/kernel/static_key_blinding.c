@@ -13,8 +13,10 @@
 //     sets the state in the key's map_extra, and changes only the site's
 //     bytes in the image;
 //  2. three functions (main -> sub -> sub2), a key in each and one with a
-//     site in each: each function is blinded on its own, the dump (and so
-//     the offsets) is the one before blinding;
+//     site in each: each function is blinded on its own, the dump is the
+//     one before blinding, and the key entries' xlated_off follow
+//     upstream's INSN_ARRAY rule (offsets into the blinded functions one
+//     after the other); every flip gives the right result;
 //  3. a flip while another CPU runs the program: every run gives one of the
 //     two results, and every run started after a flip returned sees it.
 //
@@ -202,7 +204,12 @@ static void part2(void)
 		if (dump[i].dst_reg == REG_AX || dump[i].src_reg == REG_AX)
 			ax++;
 	/* only the functions' copies are blinded */
-	// CHECK-NEXT: 18 xlated insns, 0 use r11; A at 2, B at 8, C at 14
+	/*
+	 * the entries follow upstream's INSN_ARRAY rule: offsets into the
+	 * blinded functions laid one after the other (main grows by 2 + 2
+	 * insns before its end, sub by 2 + 2, sub2 by 2 + 2 before C)
+	 */
+	// CHECK-NEXT: 18 xlated insns, 0 use r11; A at 4, B at 14, C at 26
 	printf("  %u xlated insns, %u use r11; A at %u, B at %u, C at %u\n", n, ax,
 	       lookup(keys[0], 0), lookup(keys[1], 0), lookup(keys[2], 0));
 	// CHECK-NEXT: all off: 1

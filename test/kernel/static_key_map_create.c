@@ -78,9 +78,11 @@ int main(void)
 
 	// A program cannot load a key's address.
 	{
-		int kfd = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 0 }, 1, true);
+		/* the key's entry is a static branch: only the ld_imm64 is wrong */
+		int kfd = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
 		struct bpf_insn prog[] = {
 			LD_MAP_FD(BPF_REG_1, kfd),
+			GOTO_OR_NOP(0),
 			MOV64_IMM(BPF_REG_0, 0),
 			EXIT(),
 		};

@@ -91,6 +91,7 @@ int main(void)
 			long more;
 		} big = { .o.sz = sizeof(big), .more = 1 };
 
+		// CHECK-NEXT: libbpf: bpf_static_key_update_opts has non-zero extra bytes
 		// CHECK-NEXT: opts with unknown non-zero fields: EINVAL, result 1
 		i = bpf_static_key_update(map_fd, 1, &big.o);
 		printf("opts with unknown non-zero fields: %s, result %u\n", errname(i), run(prog_fd));
