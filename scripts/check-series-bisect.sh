@@ -97,6 +97,7 @@ config_and_build() {
 }
 
 build_libbpf() {
+	mkdir -p "$work/libbpf"
 	make -s -C "$tree/tools/lib/bpf" OUTPUT="$work/libbpf/" BUILD_STATIC_ONLY=1 -j"$jobs" \
 		"$work/libbpf/libbpf.a" >/dev/null
 }
