@@ -6,7 +6,7 @@
  * S in 1, 10, 100, 1000 and P in 1, 10, three ways in the same kernel:
  *
  *   per-site   P BPF_STATIC_KEY_UPDATE calls (one per instance) with
- *              BPF_F_STATIC_KEY_UPDATE_PER_SITE: one text_poke_bp() per
+ *              BENCH_STATIC_KEY_UPDATE_PER_SITE: one text_poke_bp() per
  *              site, the path before batching (what libbpf's
  *              bpf_object__set_static_key() did: one call per program)
  *   per-prog   P calls, each one text poke batch (patch 0010 alone)
@@ -47,10 +47,17 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
-#include "bpfsk_test.h"	/* test/kernel: sys_bpf, insn_set_create, prog_load_log, prog_run */
+#include "bpfsk_test.h"	/* test/kernel: sys_bpf, static_key_create, prog_load_log, prog_run */
+
+/*
+ * flags bit of BPF_STATIC_KEY_UPDATE for the one-text-poke-per-site path:
+ * not uapi; a kernel built with CONFIG_BPF_STATIC_KEY_DEBUG (the test
+ * config) accepts it, any other refuses it with EINVAL
+ */
+#define BENCH_STATIC_KEY_UPDATE_PER_SITE (1U << 31)
 
 #define MAXP 16
-#define MAX_SITES 4096	/* BPF_INSN_SET_MAX_ENTRIES: the largest key instance */
+#define MAX_SITES 4096	/* the most entries of a static key: the largest instance */
 #define LIMIT_PROGS 16	/* 16 x 4,096 = 65,536 sites: the most one call may set */
 #ifdef FLIP_BATCH_SMOKE	/* BENCH_SMOKE=1 run.sh (test/bench): every row, 2 flips each */
 #define ROUNDS 1
@@ -102,7 +109,7 @@ static void load(int sites, int *key_fd, int *prog_fd)
 	insns[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 
 	/* a frozen static key (off) with the sites; no verifier log: S can be 1,000 */
-	*key_fd = insn_set_create(BPF_F_STATIC_KEY, offs, sites, true);
+	*key_fd = static_key_create(BPF_F_STATIC_KEY, offs, sites, true);
 	*prog_fd = prog_load_log(insns, n, key_fd, 1, 0);
 	if (*prog_fd < 0) {
 		errno = -*prog_fd;
@@ -133,7 +140,7 @@ static void flip(int way, const int *keys, int progs, int on)
 	switch (way) {
 	case PER_SITE:
 		for (p = 0; p < progs; p++)
-			update(&keys[p], 1, on, BPF_F_STATIC_KEY_UPDATE_PER_SITE);
+			update(&keys[p], 1, on, BENCH_STATIC_KEY_UPDATE_PER_SITE);
 		break;
 	case PER_PROG:
 		for (p = 0; p < progs; p++)

@@ -2,7 +2,8 @@
 # Benchmark (not a test), one qemu run of the patched kernel: the cost of
 # flipping a static key with 1, 10, 100, 1000 sites in each of 1 and 10
 # programs, the old way (one BPF_STATIC_KEY_UPDATE per program, one
-# text_poke_bp() per site: BPF_F_STATIC_KEY_UPDATE_PER_SITE), one call per
+# text_poke_bp() per site: flags bit 31, a debug knob of kernels built with
+# CONFIG_BPF_STATIC_KEY_DEBUG as the test config is), one call per
 # program with its sites batched, and one call for all programs (map_fds:
 # one text poke batch). See flip_batch_guest.c for what is timed.
 # qemu runs under TCG here (no KVM): times are emulated, so compare the

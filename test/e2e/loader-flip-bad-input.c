@@ -53,9 +53,9 @@ int main(void)
 	// CHECK-NEXT: closed fd: EBADF
 	// CHECK-NEXT: on = 2: EINVAL
 	printf("wrong fds\n");
-	expect_err("program fd as a key", bpf_static_key_update(bpf_program__fd(one), true),
+	expect_err("program fd as a key", bpf_static_key_update(bpf_program__fd(one), true, NULL),
 		   -EINVAL);
-	expect_err("closed fd", bpf_static_key_update(1000, true), -EBADF);
+	expect_err("closed fd", bpf_static_key_update(1000, true, NULL), -EBADF);
 	{
 		union bpf_attr attr;
 
@@ -75,7 +75,7 @@ int main(void)
 		int i, err = 0;
 
 		for (i = 0; i < 200 && !err; i++) {
-			err = bpf_static_key_update(fd, false);
+			err = bpf_static_key_update(fd, false, NULL);
 			if (!err)
 				usleep(10000);
 		}

@@ -1,9 +1,11 @@
 // After load, each key instance is in its key's initial state (key_a FALSE:
-// off, key_b TRUE: on): the loader creates one INSN_SET map per (key,
+// off, key_b TRUE: on): the loader creates one INSN_ARRAY map per (key,
 // program) named after the key, with BPF_F_STATIC_KEY (| BPF_F_STATIC_KEY_ON)
 // and one entry per site in that program (its own sites and those of the
 // functions it calls), bound to the program; the template maps in .maps are
 // not created. A state set before load is the state the program loads with.
+// bpf_program__static_key_state() reads the kernel's word (the instance's
+// map_extra): a flip that bypasses libbpf shows there too.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
 // RUN: %clang %bpf_cflags -c %S/Inputs/e2e_progs.c -o %t/progs.o
@@ -104,10 +106,10 @@ int main(void)
 	e2e_expect_run(two, 32);
 
 	// CHECK-LABEL: instances
-	// CHECK-NEXT: key_a/prog_one: name key_a type 36 max_entries 2 map_extra 1 state 0
-	// CHECK-NEXT: key_a/prog_two: name key_a type 36 max_entries 2 map_extra 1 state 0
-	// CHECK-NEXT: key_b/prog_one: name key_b type 36 max_entries 1 map_extra 3 state 1
-	// CHECK-NEXT: key_b/prog_two: name key_b type 36 max_entries 1 map_extra 3 state 1
+	// CHECK-NEXT: key_a/prog_one: name key_a type 34 max_entries 2 map_extra 1 state 0
+	// CHECK-NEXT: key_a/prog_two: name key_a type 34 max_entries 2 map_extra 1 state 0
+	// CHECK-NEXT: key_b/prog_one: name key_b type 34 max_entries 1 map_extra 3 state 1
+	// CHECK-NEXT: key_b/prog_two: name key_b type 34 max_entries 1 map_extra 3 state 1
 	// CHECK-NEXT: prog_one: 2 maps bound
 	// CHECK-NEXT: prog_two: 2 maps bound
 	printf("instances\n");
@@ -117,6 +119,19 @@ int main(void)
 	show_instance(two, "key_b");
 	show_prog_maps(one);
 	show_prog_maps(two);
+
+	// CHECK-LABEL: flipped behind libbpf's back
+	// CHECK-NEXT: key_a/prog_one: name key_a type 34 max_entries 2 map_extra 3 state 1
+	// CHECK-NEXT: key_a/prog_two: name key_a type 34 max_entries 2 map_extra 1 state 0
+	// CHECK-NEXT: key_a/prog_one: name key_a type 34 max_entries 2 map_extra 1 state 0
+	printf("flipped behind libbpf's back\n");
+	e2e_ok("raw flip on", bpf_static_key_update(bpf_program__static_key_fd(one, "key_a"), true,
+						    NULL));
+	show_instance(one, "key_a");
+	show_instance(two, "key_a");
+	e2e_ok("raw flip off", bpf_static_key_update(bpf_program__static_key_fd(one, "key_a"),
+						     false, NULL));
+	show_instance(one, "key_a");
 
 	// CHECK-LABEL: templates
 	// CHECK-NEXT: libbpf: map 'key_a': static key: no map fd, {{.*}}bpf_object__set_static_key(obj, "key_a", on)
@@ -131,8 +146,8 @@ int main(void)
 	// CHECK-LABEL: set before load: key_a on, key_b off in prog_two
 	// CHECK-NEXT: prog_one = 7
 	// CHECK-NEXT: prog_two = 24
-	// CHECK-NEXT: key_a/prog_one: name key_a type 36 max_entries 2 map_extra 3 state 1
-	// CHECK-NEXT: key_b/prog_two: name key_b type 36 max_entries 1 map_extra 1 state 0
+	// CHECK-NEXT: key_a/prog_one: name key_a type 34 max_entries 2 map_extra 3 state 1
+	// CHECK-NEXT: key_b/prog_two: name key_b type 34 max_entries 1 map_extra 1 state 0
 	printf("set before load: key_a on, key_b off in prog_two\n");
 	obj = e2e_open("/files/e2e.o");
 	one = e2e_prog(obj, "prog_one");

@@ -60,7 +60,7 @@ static void flip(struct bpf_program *prog, const char *key, bool on)
 		failures++;
 		return;
 	}
-	e2e_ok(what, bpf_static_key_update(fd, on));
+	e2e_ok(what, bpf_static_key_update(fd, on, NULL));
 }
 
 /* __check_one_key() of the seed, after one check before any flip */

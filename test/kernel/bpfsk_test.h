@@ -69,29 +69,6 @@ static inline int map_create(__u32 type, __u32 key_size, __u32 value_size,
 	return fd < 0 ? -errno : fd;
 }
 
-static inline int map_update(int fd, __u32 key, __u32 value, __u64 flags)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (__u64)(unsigned long)&key;
-	attr.value = (__u64)(unsigned long)&value;
-	attr.flags = flags;
-	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
-}
-
-static inline int map_lookup(int fd, __u32 key, __u32 *value)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (__u64)(unsigned long)&key;
-	attr.value = (__u64)(unsigned long)value;
-	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr) ? -errno : 0;
-}
-
 static inline int map_delete(int fd, __u32 key)
 {
 	union bpf_attr attr;
@@ -109,31 +86,6 @@ static inline int map_freeze(int fd)
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = fd;
 	return sys_bpf(BPF_MAP_FREEZE, &attr) ? -errno : 0;
-}
-
-/* An INSN_SET map holding @offs, frozen unless @freeze is false. */
-static inline int insn_set_create(__u64 map_extra, const __u32 *offs, __u32 n, bool freeze)
-{
-	int fd, err;
-	__u32 i;
-
-	fd = map_create(BPF_MAP_TYPE_INSN_SET, 4, 4, n, 0, map_extra);
-	if (fd < 0) {
-		printf("FAIL: INSN_SET map create: %s\n", strerror(-fd));
-		exit(1);
-	}
-	for (i = 0; i < n; i++) {
-		err = map_update(fd, i, offs[i], 0);
-		if (err) {
-			printf("FAIL: INSN_SET map update %u: %s\n", i, strerror(-err));
-			exit(1);
-		}
-	}
-	if (freeze && (err = map_freeze(fd))) {
-		printf("FAIL: freeze: %s\n", strerror(-err));
-		exit(1);
-	}
-	return fd;
 }
 
 /* Loads a socket filter; maps in @fds are bound with fd_array_cnt.
@@ -265,11 +217,11 @@ static inline const char *errname(int err)
  */
 static inline void require_static_keys_kernel(void)
 {
-	int fd = map_create(BPF_MAP_TYPE_INSN_SET, 4, 4, 1, 0,
+	int fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(struct bpf_insn_array_value), 1, 0,
 			    BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON);
 
 	if (fd < 0) {
-		printf("FAIL: kernel has no BPF_MAP_TYPE_INSN_SET static keys (%s)\n",
+		printf("FAIL: kernel has no static keys (BPF_MAP_TYPE_INSN_ARRAY with BPF_F_STATIC_KEY: %s)\n",
 		       errname(fd));
 		exit(1);
 	}
@@ -362,6 +314,97 @@ static inline int insn_array_create(const __u32 *offs, __u32 n, bool freeze)
 		exit(1);
 	}
 	return fd;
+}
+
+/*
+ * A static key (docs/abi.md section 4): an INSN_ARRAY map with @map_extra
+ * (BPF_F_STATIC_KEY [| BPF_F_STATIC_KEY_ON]), entry i's orig_off = @offs[i],
+ * frozen if @freeze; dies on error.
+ */
+static inline int static_key_create(__u64 map_extra, const __u32 *offs, __u32 n, bool freeze)
+{
+	struct bpf_insn_array_value v;
+	int fd, err;
+	__u32 i;
+
+	fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, map_extra);
+	if (fd < 0) {
+		printf("FAIL: static key map create: %s\n", errname(fd));
+		exit(1);
+	}
+	for (i = 0; i < n; i++) {
+		memset(&v, 0, sizeof(v));
+		v.orig_off = offs[i];
+		err = insn_array_update(fd, i, &v, BPF_ANY);
+		if (err) {
+			printf("FAIL: static key update %u: %s\n", i, errname(err));
+			exit(1);
+		}
+	}
+	if (freeze && (err = map_freeze(fd))) {
+		printf("FAIL: freeze: %s\n", errname(err));
+		exit(1);
+	}
+	return fd;
+}
+
+/* xlated_off of entry @i of an INSN_ARRAY map (a key too); dies on error */
+static inline __u32 xlated_off_of(int fd, __u32 i)
+{
+	struct bpf_insn_array_value v;
+	int err = insn_array_lookup(fd, i, &v);
+
+	if (err) {
+		printf("FAIL: lookup [%u]: %s\n", i, errname(err));
+		exit(1);
+	}
+	return v.xlated_off;
+}
+
+/* BPF_OBJ_GET_INFO_BY_FD of a map: the one map-info getter; 0 or -errno */
+static inline int map_info_of(int fd, struct bpf_map_info *info)
+{
+	union bpf_attr attr;
+
+	memset(info, 0, sizeof(*info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (__u64)(unsigned long)info;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? -errno : 0;
+}
+
+/*
+ * The key's current state: BPF_F_STATIC_KEY_ON in the map_extra of its map
+ * info (docs/abi.md: the one state getter; the xlated NOP bit is the
+ * polarity as loaded, never the state). 1 on, 0 off; dies on error.
+ */
+static inline int static_key_state(int fd)
+{
+	struct bpf_map_info info;
+	int err = map_info_of(fd, &info);
+
+	if (err) {
+		printf("FAIL: map info: %s\n", errname(err));
+		exit(1);
+	}
+	return !!(info.map_extra & BPF_F_STATIC_KEY_ON);
+}
+
+/* BPF_MAP_GET_FD_BY_ID for the map behind @fd, opened with @open_flags */
+static inline int map_fd_reopen(int fd, __u32 open_flags)
+{
+	struct bpf_map_info info;
+	union bpf_attr attr;
+	int err = map_info_of(fd, &info);
+
+	if (err)
+		return err;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = info.id;
+	attr.open_flags = open_flags;
+	fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+	return fd < 0 ? -errno : fd;
 }
 
 /* Every insn_array test starts here: fails, not skips, without the backport. */

@@ -78,7 +78,7 @@ int main(void)
 	run_unkeyed(false);
 
 	/* the branch at 1 is a site of a key (off: goto_or_nop falls through) */
-	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
+	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
 	fd = prog_load(prog_goto_or_nop, 4, &key, 1);
 	// CHECK-NEXT: keyed, JIT off: EOPNOTSUPP
 	expect_err("  keyed, JIT off", fd, -EOPNOTSUPP);

@@ -40,7 +40,7 @@ int main(void)
 	/* A key that is on at load: the JIT emits the jump, yet the
 	 * fall-through edge is verified too, and vice versa.
 	 */
-	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
+	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
 	// CHECK: unsafe jump edge: EACCES
 	// CHECK-NEXT: R2 !read_ok
 	fd = prog_load(unsafe_jump, ARRAY_SIZE(unsafe_jump), &key, 1);
@@ -48,7 +48,7 @@ int main(void)
 	printf("%s\n", strstr(verifier_log, "R2 !read_ok") ? "R2 !read_ok" : verifier_log);
 	close(key);
 
-	key = insn_set_create(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON, (__u32[]){ 1 }, 1, true);
+	key = static_key_create(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON, (__u32[]){ 1 }, 1, true);
 	// CHECK: unsafe fall-through edge: EACCES
 	// CHECK-NEXT: R2 !read_ok
 	fd = prog_load(unsafe_fallthrough, ARRAY_SIZE(unsafe_fallthrough), &key, 1);

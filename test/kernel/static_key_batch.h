@@ -21,6 +21,13 @@
  * Key off: 16 * id + 5; key on: 16 * id + 10; any other low nibble is a run
  * that saw some sites flipped and others not.
  */
+/*
+ * flags bit of BPF_STATIC_KEY_UPDATE that selects the one-text-poke-per-site
+ * path: not uapi, accepted only by a kernel built with
+ * CONFIG_BPF_STATIC_KEY_DEBUG (the test config has it), EINVAL otherwise.
+ */
+#define TEST_STATIC_KEY_UPDATE_PER_SITE	(1U << 31)
+
 #define BATCH_INSNS	91
 #define BATCH_OFF	5
 #define BATCH_ON	10
@@ -57,7 +64,7 @@ static inline void batch_load(int id, int *key_fd, int *prog_fd)
 	struct bpf_insn p[BATCH_INSNS];
 
 	batch_prog(p, id);
-	*key_fd = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
+	*key_fd = static_key_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
 	*prog_fd = prog_load(p, BATCH_INSNS, key_fd, 1);
 	if (*prog_fd < 0) {
 		printf("FAIL: load program %d: %s\n%s\n", id, errname(*prog_fd), verifier_log);
@@ -86,12 +93,6 @@ static inline int keys_update(const int *fds, __u32 cnt, __u32 on, __u32 flags)
 }
 
 /*
- * The xlated dump of batch_prog @prog_fd: how many of its four sites do not
- * show the behaviour for key state @on (src_reg BPF_STATIC_BRANCH_JA: the
- * site jumps now, with BPF_STATIC_BRANCH_NOP: a nop now; docs/abi.md
- * section 4). Sites A and C jump while the key is on, B and D while off.
- */
-/*
  * A key bound to program @id's code whose program was loaded and closed
  * again: the kernel frees the program after an RCU grace period and a work
  * item, so this waits (up to 2 s) until updating the key alone fails, and
@@ -103,7 +104,7 @@ static inline int batch_key_of_freed_program(int id, int *err)
 	int key, prog, i;
 
 	batch_prog(p, id);
-	key = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
+	key = static_key_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
 	prog = prog_load(p, BATCH_INSNS, &key, 1);
 	if (prog < 0) {
 		printf("FAIL: load: %s\n", errname(prog));
@@ -119,52 +120,40 @@ static inline int batch_key_of_freed_program(int id, int *err)
 	return key;
 }
 
-static inline int batch_xlated_wrong(int prog_fd, int on)
+/*
+ * The xlated dump of batch_prog @prog_fd: how many of its four sites do not
+ * show the instruction as loaded (A and C goto_or_nop, B and D nop_or_goto).
+ * The NOP bit is the polarity, whatever the key's state (docs/abi.md
+ * section 4): the kernel never rewrites it.
+ */
+static inline int batch_xlated_changed(int prog_fd)
 {
-	static const int jumps_when_on[] = { 1, 0, 1, 0 };
-	struct bpf_insn x[BATCH_INSNS + 16];
+	struct bpf_insn p[BATCH_INSNS], x[BATCH_INSNS + 16];
 	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x));
-	int i, wrong = 0;
+	int i, changed = 0;
 
+	batch_prog(p, 0);
 	for (i = 0; i < (int)ARRAY_SIZE(batch_sites); i++) {
-		__u8 want = BPF_STATIC_BRANCH_JA |
-			    (jumps_when_on[i] == !!on ? 0 : BPF_STATIC_BRANCH_NOP);
+		__u32 s = batch_sites[i];
 
-		if (batch_sites[i] >= n || x[batch_sites[i]].src_reg != want)
-			wrong++;
+		if (s >= n || x[s].code != p[s].code || x[s].src_reg != p[s].src_reg ||
+		    x[s].off != p[s].off || x[s].imm != p[s].imm)
+			changed++;
 	}
-	return wrong;
-}
-
-/* BPF_MAP_GET_FD_BY_ID for the map behind @fd, opened with @open_flags */
-static inline int map_fd_reopen(int fd, __u32 open_flags)
-{
-	struct bpf_map_info info;
-	union bpf_attr attr;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
-		return -errno;
-	memset(&attr, 0, sizeof(attr));
-	attr.map_id = info.id;
-	attr.open_flags = open_flags;
-	fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
-	return fd < 0 ? -errno : fd;
+	return changed;
 }
 
 /*
  * After a failed update: every program @progs[i] (batch_prog(i), its key
- * in state @state[i]) still returns its old result, its xlated sites show
- * that state, and its jited image is byte for byte @jit[i] (@jit_len[i]
- * bytes, taken before the call). Prints and counts what differs.
+ * @keys[i] in state @state[i]) still returns its old result, its key's
+ * map_extra still says that state, its xlated sites are as loaded, and its
+ * jited image is byte for byte @jit[i] (@jit_len[i] bytes, taken before the
+ * call). Prints and counts what differs.
  */
 #define BATCH_JIT_MAX 4096
-static inline int batch_unchanged(const char *what, const int *progs, const int *state, int n,
-				  unsigned char (*jit)[BATCH_JIT_MAX], const __u32 *jit_len)
+static inline int batch_unchanged(const char *what, const int *keys, const int *progs,
+				  const int *state, int n, unsigned char (*jit)[BATCH_JIT_MAX],
+				  const __u32 *jit_len)
 {
 	static unsigned char now[BATCH_JIT_MAX];
 	int i, bad = 0;
@@ -177,9 +166,13 @@ static inline int batch_unchanged(const char *what, const int *progs, const int 
 			printf("FAIL: %s: program %d returns %u, want %u\n", what, i, got, want);
 			bad++;
 		}
-		if (batch_xlated_wrong(progs[i], state[i])) {
-			printf("FAIL: %s: program %d: xlated sites not in state %d\n", what, i,
+		if (static_key_state(keys[i]) != !!state[i]) {
+			printf("FAIL: %s: key %d: map_extra does not say state %d\n", what, i,
 			       state[i]);
+			bad++;
+		}
+		if (batch_xlated_changed(progs[i])) {
+			printf("FAIL: %s: program %d: xlated sites not as loaded\n", what, i);
 			bad++;
 		}
 		if (len != jit_len[i] || memcmp(now, jit[i], len)) {

@@ -4,7 +4,8 @@
 // dup() of it), among valid keys, fail and change none of them (every
 // program still returns its old result). Also the attribute rules: map_fd
 // together with map_fd_cnt, map_fds without map_fd_cnt, too many fds,
-// unreadable map_fds, unknown flags, on > 1.
+// unreadable map_fds, any flags (1, once BPF_F_STATIC_KEY_UPDATE_PER_SITE,
+// is gone from the uapi), on > 1.
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "static_key_batch.h"
@@ -27,6 +28,11 @@ static void unchanged(void)
 			       state);
 			failures++;
 		}
+		if (static_key_state(keys[i]) != state) {
+			printf("FAIL: key %d: map_extra says %d, want %d\n", i,
+			       static_key_state(keys[i]), state);
+			failures++;
+		}
 	}
 }
 
@@ -37,7 +43,7 @@ static void mixed(const char *what, int odd, int want)
 
 	expect_err(what, keys_update(fds, NPROG + 1, !state, 0), want);
 	unchanged();
-	expect_err(what, keys_update(fds, NPROG + 1, !state, BPF_F_STATIC_KEY_UPDATE_PER_SITE),
+	expect_err(what, keys_update(fds, NPROG + 1, !state, TEST_STATIC_KEY_UPDATE_PER_SITE),
 		   want);
 	unchanged();
 }
@@ -52,8 +58,8 @@ int main(void)
 		batch_load(i, &keys[i], &progs[i]);
 
 	arr = map_create(BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, 0);
-	plain = insn_set_create(0, batch_sites, ARRAY_SIZE(batch_sites), true);
-	unbound = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
+	plain = insn_array_create(batch_sites, ARRAY_SIZE(batch_sites), true);
+	unbound = static_key_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
 	closed = 1000;	/* a free fd number */
 	dupfd = dup(keys[1]);
 	if (arr < 0 || dupfd < 0 || fcntl(closed, F_GETFD) != -1) {
@@ -79,9 +85,9 @@ int main(void)
 	// CHECK-NEXT: array map among keys: EINVAL
 	// CHECK-NEXT: array map among keys: EINVAL
 	mixed("array map among keys", arr, -EINVAL);
-	// CHECK-NEXT: insn set that is no key among keys: EINVAL
-	// CHECK-NEXT: insn set that is no key among keys: EINVAL
-	mixed("insn set that is no key among keys", plain, -EINVAL);
+	// CHECK-NEXT: insn array that is no key among keys: EINVAL
+	// CHECK-NEXT: insn array that is no key among keys: EINVAL
+	mixed("insn array that is no key among keys", plain, -EINVAL);
 	// CHECK-NEXT: unbound key among keys: EINVAL
 	// CHECK-NEXT: unbound key among keys: EINVAL
 	mixed("unbound key among keys", unbound, -EINVAL);
@@ -105,8 +111,11 @@ int main(void)
 	expect_err("4097 fds", keys_update(many, 4097, 0, 0), -E2BIG);
 	// CHECK-NEXT: unreadable map_fds: EFAULT
 	expect_err("unreadable map_fds", keys_update((const int *)8, NPROG, 0, 0), -EFAULT);
-	// CHECK-NEXT: unknown flags: EINVAL
-	expect_err("unknown flags", keys_update(keys, NPROG, 0, 2), -EINVAL);
+	/* 1 was BPF_F_STATIC_KEY_UPDATE_PER_SITE, gone from the uapi */
+	// CHECK-NEXT: flags 1: EINVAL
+	expect_err("flags 1", keys_update(keys, NPROG, 0, 1), -EINVAL);
+	// CHECK-NEXT: flags 2: EINVAL
+	expect_err("flags 2", keys_update(keys, NPROG, 0, 2), -EINVAL);
 	// CHECK-NEXT: on = 2: EINVAL
 	expect_err("on = 2", keys_update(keys, NPROG, 2, 0), -EINVAL);
 	unchanged();

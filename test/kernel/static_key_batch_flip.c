@@ -2,10 +2,11 @@
 // map_fd_cnt): four programs, each with its own instance of one key and four
 // sites (2-byte and 5-byte, both polarities). One call flips all of them,
 // checked by running every program with BPF_PROG_TEST_RUN before and after;
-// a call on a subset flips only that subset; BPF_F_STATIC_KEY_UPDATE_PER_SITE
-// (one site at a time) gives the same behaviour and the same jited bytes as
-// the batch; the single-key form (map_fd) still works; libbpf's
-// bpf_static_keys_update() is the same call.
+// a call on a subset flips only that subset; each key's map_extra reports
+// its state and the xlated sites stay as loaded; the debug per-site path
+// (CONFIG_BPF_STATIC_KEY_DEBUG: one site at a time) gives the same behaviour
+// and the same jited bytes as the batch; the single-key form (map_fd) still
+// works; libbpf's bpf_static_keys_update() is the same call.
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "static_key_batch.h"
@@ -14,7 +15,10 @@
 #define NPROG 4
 static int keys[NPROG], progs[NPROG];
 
-/* "p0=5 p1=21 ..." and a check against the state of each program */
+/*
+ * "p0=5 p1=21 ..." and a check against the state of each program: its
+ * result, its key's map_extra, its xlated sites as loaded
+ */
 static void check(const char *what, const int *on)
 {
 	int i;
@@ -26,6 +30,14 @@ static void check(const char *what, const int *on)
 		printf(" p%d=%u", i, got);
 		if (got != want) {
 			printf(" (FAIL: want %u)", want);
+			failures++;
+		}
+		if (static_key_state(keys[i]) != on[i]) {
+			printf(" (FAIL: map_extra state %d)", static_key_state(keys[i]));
+			failures++;
+		}
+		if (batch_xlated_changed(progs[i])) {
+			printf(" (FAIL: xlated sites changed)");
 			failures++;
 		}
 	}
@@ -76,7 +88,7 @@ int main(void)
 {
 	int all_off[NPROG] = { 0 }, all_on[NPROG] = { 1, 1, 1, 1 };
 	int some[NPROG] = { 0, 1, 0, 1 }, sub[2], i;
-	LIBBPF_OPTS(bpf_static_keys_update_opts, opts);
+	LIBBPF_OPTS(bpf_static_key_update_opts, opts);
 
 	require_static_keys_kernel();
 	for (i = 0; i < NPROG; i++)
@@ -131,7 +143,7 @@ int main(void)
 	check("batch all off", all_off);
 
 	// CHECK-NEXT: per-site on: p0=10 p1=26 p2=42 p3=58
-	expect_ok("per-site on", keys_update(keys, NPROG, 1, BPF_F_STATIC_KEY_UPDATE_PER_SITE));
+	expect_ok("per-site on", keys_update(keys, NPROG, 1, TEST_STATIC_KEY_UPDATE_PER_SITE));
 	check("per-site on", all_on);
 	snap(3);
 	// CHECK-NEXT: jited per-site on == batch on: yes
@@ -139,7 +151,7 @@ int main(void)
 	if (!same(1, 3))
 		failures++;
 	// CHECK-NEXT: per-site off: p0=5 p1=21 p2=37 p3=53
-	expect_ok("per-site off", keys_update(keys, NPROG, 0, BPF_F_STATIC_KEY_UPDATE_PER_SITE));
+	expect_ok("per-site off", keys_update(keys, NPROG, 0, TEST_STATIC_KEY_UPDATE_PER_SITE));
 	check("per-site off", all_off);
 
 	// CHECK-NEXT: single key p2 on: p0=5 p1=21 p2=42 p3=53
@@ -152,10 +164,9 @@ int main(void)
 	// CHECK-NEXT: libbpf on: p0=10 p1=26 p2=42 p3=58
 	expect_ok("libbpf on", bpf_static_keys_update(keys, NPROG, true, NULL) ? -errno : 0);
 	check("libbpf on", all_on);
-	// CHECK-NEXT: libbpf per-site off: p0=5 p1=21 p2=37 p3=53
-	opts.flags = BPF_F_STATIC_KEY_UPDATE_PER_SITE;
-	expect_ok("libbpf per-site off", bpf_static_keys_update(keys, NPROG, false, &opts) ? -errno : 0);
-	check("libbpf per-site off", all_off);
+	// CHECK-NEXT: libbpf off with opts: p0=5 p1=21 p2=37 p3=53
+	expect_ok("libbpf off with opts", bpf_static_keys_update(keys, NPROG, false, &opts) ? -errno : 0);
+	check("libbpf off with opts", all_off);
 	// CHECK-NEXT: libbpf no fds: EINVAL
 	expect_err("libbpf no fds", bpf_static_keys_update(keys, 0, true, NULL), -EINVAL);
 

@@ -99,7 +99,7 @@ static void load(int id)
 	p[n++] = EXIT();
 
 	/* a frozen static key (off) with the sites; no verifier log */
-	keys[id] = insn_set_create(BPF_F_STATIC_KEY, offs, SITES, true);
+	keys[id] = static_key_create(BPF_F_STATIC_KEY, offs, SITES, true);
 	progs[id] = prog_load_log(p, n, &keys[id], 1, 0);
 	if (progs[id] < 0) {
 		printf("FAIL: load program %d (%d insns): %s\n", id, n, errname(progs[id]));

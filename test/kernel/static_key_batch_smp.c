@@ -6,7 +6,7 @@
 // not jump), all-off (5) and all-on (10) are both seen for each program
 // (the runs overlapped the flips), and after the flipper stops both
 // programs behave as the state last set. Then the same with
-// BPF_F_STATIC_KEY_UPDATE_PER_SITE (the old path, one text_poke_bp() per
+// TEST_STATIC_KEY_UPDATE_PER_SITE (the old path, one text_poke_bp() per
 // site). A run may see some sites of its program flipped and others not
 // (text pokes are not atomic across sites, batched or not): such results
 // are counted and printed, not rejected.
@@ -111,7 +111,7 @@ int main(void)
 	// CHECK-NEXT: per-site: p0 all off seen, all on seen
 	// CHECK: per-site: p1 all off seen, all on seen
 	// CHECK: per-site final: p0=10 p1=26
-	stress("per-site", 200, BPF_F_STATIC_KEY_UPDATE_PER_SITE);
+	stress("per-site", 200, TEST_STATIC_KEY_UPDATE_PER_SITE);
 	// CHECK: PASSED
 	return finish();
 }

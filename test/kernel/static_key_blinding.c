@@ -2,18 +2,21 @@
 // compiles a copy of the program in which every instruction with a
 // constant became a sequence through BPF_REG_AX (r11), so the static
 // branches move. Keys must still flip the right sites, and the offsets of
-// the instruction sets must still point to them in the xlated program as
+// the instruction arrays must still point to them in the xlated program as
 // BPF_OBJ_GET_INFO_BY_FD dumps it:
 //
 //  1. one function, two keys (16-bit goto_or_nop, 32-bit nop_or_gotol) and
-//     a plain insn set: blinding really happened (the dump uses r11, it is
+//     a plain insn array: blinding really happened (the dump uses r11, it is
 //     longer and the image larger than with harden=0), the offsets moved to
 //     the sites in the blinded dump, every key state gives the right result,
-//     a flip changes only its site's NOP bit in the dump and only the
-//     site's bytes in the image;
+//     a flip leaves the dump as it was (the NOP bit is the polarity) and
+//     sets the state in the key's map_extra, and changes only the site's
+//     bytes in the image;
 //  2. three functions (main -> sub -> sub2), a key in each and one with a
-//     site in each: each function is blinded on its own, the dump (and so
-//     the offsets) is the one before blinding;
+//     site in each: each function is blinded on its own, the dump is the
+//     one before blinding, and the key entries' xlated_off follow
+//     upstream's INSN_ARRAY rule (offsets into the blinded functions one
+//     after the other); every flip gives the right result;
 //  3. a flip while another CPU runs the program: every run gives one of the
 //     two results, and every run started after a flip returned sees it.
 //
@@ -49,9 +52,9 @@ static void part1(void)
 	// CHECK-LABEL: one function
 	printf("one function\n");
 	must_harden("0");
-	maps[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
-	maps[1] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 6 }, 1, true);
-	maps[2] = insn_set_create(0, (__u32[]){ 7, 8 }, 2, true);
+	maps[0] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	maps[1] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 6 }, 1, true);
+	maps[2] = insn_array_create((__u32[]){ 7, 8 }, 2, true);
 	plain = load_or_die("load at harden=0", prog1, ARRAY_SIZE(prog1), maps, 3);
 	plain_len = jited_len(plain);
 	n = prog_xlated(plain, dump, MAX_INSNS);
@@ -61,9 +64,9 @@ static void part1(void)
 
 	// CHECK: bpf_jit_harden=2: OK
 	must_harden("2");
-	maps[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
-	maps[1] = insn_set_create(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON, (__u32[]){ 6 }, 1, true);
-	maps[2] = insn_set_create(0, (__u32[]){ 7, 8 }, 2, true);
+	maps[0] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	maps[1] = static_key_create(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON, (__u32[]){ 6 }, 1, true);
+	maps[2] = insn_array_create((__u32[]){ 7, 8 }, 2, true);
 	// CHECK-NEXT: load at harden=2: OK
 	fd = load_or_die("load at harden=2", prog1, ARRAY_SIZE(prog1), maps, 3);
 
@@ -86,8 +89,8 @@ static void part1(void)
 	}
 
 	/* the offsets point to the sites of the blinded program */
-	// CHECK-NEXT: key A: 2 -> 6, key B: 6 -> 14, insn set: 7 -> 15, 8 -> 18
-	printf("  key A: 2 -> %u, key B: 6 -> %u, insn set: 7 -> %u, 8 -> %u\n",
+	// CHECK-NEXT: key A: 2 -> 6, key B: 6 -> 14, insn array: 7 -> 15, 8 -> 18
+	printf("  key A: 2 -> %u, key B: 6 -> %u, insn array: 7 -> %u, 8 -> %u\n",
 	       lookup(maps[0], 0), lookup(maps[1], 0), lookup(maps[2], 0), lookup(maps[2], 1));
 	// CHECK-NEXT: key offsets are the static branches of the dump: OK
 	check(lookup(maps[0], 0) == sites[0] && lookup(maps[1], 0) == sites[1] &&
@@ -96,33 +99,33 @@ static void part1(void)
 	      "  key offsets are the static branches of the dump");
 	/* 7: r0 += 100 became r11 = rnd ^ 100; r11 ^= rnd; r0 += r11 */
 	i = lookup(maps[2], 0);
-	// CHECK-NEXT: insn set offsets: the blinded r0 += 100 and the exit: OK
+	// CHECK-NEXT: insn array offsets: the blinded r0 += 100 and the exit: OK
 	check(i + 2 < n && dump[i].dst_reg == REG_AX &&
 	      dump[i + 2].code == (BPF_ALU64 | BPF_ADD | BPF_X) &&
 	      dump[i + 2].dst_reg == BPF_REG_0 && dump[i + 2].src_reg == REG_AX &&
 	      lookup(maps[2], 1) == i + 3 && dump[i + 3].code == (BPF_JMP | BPF_EXIT),
-	      "  insn set offsets: the blinded r0 += 100 and the exit");
+	      "  insn array offsets: the blinded r0 += 100 and the exit");
 
 	// CHECK-NEXT: A off, B on: 101
 	printf("  A off, B on: %u\n", prog_run(fd));
 	if (prog_run(fd) != 101)
 		failures++;
 	// CHECK-NEXT: A on: OK, result 111
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
-	flip1(fd, maps[0], sites[0], 1, true, "  A on", 111);
+	flip1(fd, maps[0], sites[0], 1, "  A on", 111);
 	// CHECK-NEXT: B off: OK, result 11
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
-	flip1(fd, maps[1], sites[1], 0, true, "  B off", 11);
+	flip1(fd, maps[1], sites[1], 0, "  B off", 11);
 	// CHECK-NEXT: A off: OK, result 1
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
-	flip1(fd, maps[0], sites[0], 0, false, "  A off", 1);
+	flip1(fd, maps[0], sites[0], 0, "  A off", 1);
 	// CHECK-NEXT: B on: OK, result 101
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
-	flip1(fd, maps[1], sites[1], 1, false, "  B on", 101);
+	flip1(fd, maps[1], sites[1], 1, "  B on", 101);
 
 	close(fd);
 	close(plain);
@@ -161,10 +164,14 @@ static void set2(int fd, int key, __u32 site, int on, const char *what, __u32 wa
 	int err = static_key_update(key, on);
 	__u32 r0 = prog_run(fd);
 
+	int state = static_key_state(key);
+
+	/* the dump keeps the polarity as loaded; the state is in map_extra */
 	prog_xlated(fd, dump, MAX_INSNS);
-	printf("  %s: %s, result %u, xlated %s\n", what, errname(err), r0,
-	       dump[site].src_reg & BPF_STATIC_BRANCH_NOP ? "nop_or_gotol" : "gotol_or_nop");
-	if (err || r0 != want || (!(dump[site].src_reg & BPF_STATIC_BRANCH_NOP)) != on)
+	printf("  %s: %s, result %u, xlated %s, state %s\n", what, errname(err), r0,
+	       dump[site].src_reg & BPF_STATIC_BRANCH_NOP ? "nop_or_gotol" : "gotol_or_nop",
+	       state ? "on" : "off");
+	if (err || r0 != want || (dump[site].src_reg & BPF_STATIC_BRANCH_NOP) || state != on)
 		failures++;
 }
 
@@ -176,7 +183,7 @@ static void part2(void)
 	// CHECK-LABEL: three functions
 	printf("three functions\n");
 	must_harden("0");
-	d = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2, 8, 14 }, 3, true);
+	d = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2, 8, 14 }, 3, true);
 	plain = load_or_die("load at harden=0", prog2, ARRAY_SIZE(prog2), &d, 1);
 	plain_len = jited_len(plain);
 	close(plain);
@@ -184,9 +191,9 @@ static void part2(void)
 
 	// CHECK: bpf_jit_harden=2: OK
 	must_harden("2");
-	keys[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
-	keys[1] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 8 }, 1, true);
-	keys[2] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 14 }, 1, true);
+	keys[0] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	keys[1] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 8 }, 1, true);
+	keys[2] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 14 }, 1, true);
 	// CHECK-NEXT: load at harden=2: OK
 	fd = load_or_die("load at harden=2", prog2, ARRAY_SIZE(prog2), keys, 3);
 	blind_len = jited_len(fd);
@@ -197,36 +204,41 @@ static void part2(void)
 		if (dump[i].dst_reg == REG_AX || dump[i].src_reg == REG_AX)
 			ax++;
 	/* only the functions' copies are blinded */
-	// CHECK-NEXT: 18 xlated insns, 0 use r11; A at 2, B at 8, C at 14
+	/*
+	 * the entries follow upstream's INSN_ARRAY rule: offsets into the
+	 * blinded functions laid one after the other (main grows by 2 + 2
+	 * insns before its end, sub by 2 + 2, sub2 by 2 + 2 before C)
+	 */
+	// CHECK-NEXT: 18 xlated insns, 0 use r11; A at 4, B at 14, C at 26
 	printf("  %u xlated insns, %u use r11; A at %u, B at %u, C at %u\n", n, ax,
 	       lookup(keys[0], 0), lookup(keys[1], 0), lookup(keys[2], 0));
 	// CHECK-NEXT: all off: 1
 	printf("  all off: %u\n", prog_run(fd));
 	if (prog_run(fd) != 1)
 		failures++;
-	// CHECK-NEXT: C on (sub2): OK, result 2, xlated gotol_or_nop
+	// CHECK-NEXT: C on (sub2): OK, result 2, xlated gotol_or_nop, state on
 	set2(fd, keys[2], 14, 1, "C on (sub2)", 2);
-	// CHECK-NEXT: B on (sub): OK, result 102, xlated gotol_or_nop
+	// CHECK-NEXT: B on (sub): OK, result 102, xlated gotol_or_nop, state on
 	set2(fd, keys[1], 8, 1, "B on (sub)", 102);
-	// CHECK-NEXT: A on (main): OK, result 112, xlated gotol_or_nop
+	// CHECK-NEXT: A on (main): OK, result 112, xlated gotol_or_nop, state on
 	set2(fd, keys[0], 2, 1, "A on (main)", 112);
-	// CHECK-NEXT: C off (sub2): OK, result 111, xlated nop_or_gotol
+	// CHECK-NEXT: C off (sub2): OK, result 111, xlated gotol_or_nop, state off
 	set2(fd, keys[2], 14, 0, "C off (sub2)", 111);
-	// CHECK-NEXT: B off (sub): OK, result 11, xlated nop_or_gotol
+	// CHECK-NEXT: B off (sub): OK, result 11, xlated gotol_or_nop, state off
 	set2(fd, keys[1], 8, 0, "B off (sub)", 11);
-	// CHECK-NEXT: A off (main): OK, result 1, xlated nop_or_gotol
+	// CHECK-NEXT: A off (main): OK, result 1, xlated gotol_or_nop, state off
 	set2(fd, keys[0], 2, 0, "A off (main)", 1);
 	close(fd);
 	for (i = 0; i < 3; i++)
 		close(keys[i]);
 
 	/* one key with a site in each function */
-	d = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2, 8, 14 }, 3, true);
+	d = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2, 8, 14 }, 3, true);
 	// CHECK-NEXT: load with one key in all three: OK
 	fd = load_or_die("  load with one key in all three", prog2, ARRAY_SIZE(prog2), &d, 1);
-	// CHECK-NEXT: D on: OK, result 112, xlated gotol_or_nop
+	// CHECK-NEXT: D on: OK, result 112, xlated gotol_or_nop, state on
 	set2(fd, d, 8, 1, "D on", 112);
-	// CHECK-NEXT: D off: OK, result 1, xlated nop_or_gotol
+	// CHECK-NEXT: D off: OK, result 1, xlated gotol_or_nop, state off
 	set2(fd, d, 14, 0, "D off", 1);
 	close(fd);
 	close(d);
@@ -282,7 +294,7 @@ static void part3(void)
 	printf("flip while running\n");
 	// CHECK-NEXT: bpf_jit_harden=2: OK
 	must_harden("2");
-	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
 	// CHECK-NEXT: load: OK
 	run_fd = load_or_die("  load", prog3, ARRAY_SIZE(prog3), &key, 1);
 	if (pthread_create(&t, NULL, runner, NULL)) {

@@ -44,16 +44,10 @@ static bool is_static_branch(const struct bpf_insn *insn)
 	       (insn->src_reg & BPF_STATIC_BRANCH_JA);
 }
 
+/* xlated_off of entry @key of INSN_ARRAY map @map (a static key or not) */
 static __u32 lookup(int map, __u32 key)
 {
-	__u32 v = 0;
-	int err = map_lookup(map, key, &v);
-
-	if (err) {
-		printf("FAIL: lookup %u: %s\n", key, errname(err));
-		exit(1);
-	}
-	return v;
+	return xlated_off_of(map, key);
 }
 
 static void check(bool ok, const char *what)
@@ -86,7 +80,7 @@ static const struct bpf_insn prog1[] = {
 static struct bpf_insn dump0[MAX_INSNS], dump[MAX_INSNS];
 
 /* Flip @key; check the result, the dump and the image against before. */
-static void flip1(int prog_fd, int key, __u32 site, bool on, bool jumps,
+static void flip1(int prog_fd, int key, __u32 site, bool on,
 		  const char *what, __u32 want)
 {
 	__u32 n0, n, len0, len, i, diff = 0, first = 0, last = 0, r0;
@@ -102,11 +96,13 @@ static void flip1(int prog_fd, int key, __u32 site, bool on, bool jumps,
 	if (err || r0 != want)
 		failures++;
 
-	/* the site's NOP bit says what it does now; nothing else changed */
-	dump0[site].src_reg ^= BPF_STATIC_BRANCH_NOP;
+	/*
+	 * the xlated program is as it was (the NOP bit is the polarity, never
+	 * rewritten); the key's map_extra has the new state
+	 */
 	check(n == n0 && !memcmp(dump, dump0, n * sizeof(*dump)) &&
-	      (!(dump[site].src_reg & BPF_STATIC_BRANCH_NOP)) == jumps,
-	      "  xlated: only the site's NOP bit changed");
+	      is_static_branch(&dump[site]) && static_key_state(key) == on,
+	      "  xlated: unchanged, map_extra: the new state");
 	for (i = 0; len == len0 && i < len; i++) {
 		if (img[i] == img0[i])
 			continue;

@@ -7,7 +7,7 @@
 // load and work like one at harden=2:
 //
 //  1. loaded by root (all capabilities) at harden=1, a program with two keys
-//     (16-bit goto_or_nop, 32-bit nop_or_gotol) and a plain insn set is not
+//     (16-bit goto_or_nop, 32-bit nop_or_gotol) and a plain insn array is not
 //     blinded: the dump has no r11, the same length as at harden=0, the
 //     image the same size, the offsets are those of the ELF, the keys flip
 //     with the right results;
@@ -16,15 +16,16 @@
 //  3. loaded by a thread without CAP_BPF and CAP_SYS_ADMIN: blinded (the dump
 //     uses r11, it is longer, the image larger), the key instances' offsets
 //     point to the static branches of the blinded dump, and flipping each
-//     key each way gives the right results, with only the site's NOP bit of
-//     the dump and only the site's bytes of the image changing.
+//     key each way gives the right results, the dump unchanged (the NOP bit
+//     is the polarity), the new state in the key's map_extra, and only the
+//     site's bytes of the image changing.
 //
 // Loads in parts 2 and 3 are done by a thread that gave up capabilities
 // with capset(2) (credentials are per thread): the main thread keeps them
 // all and uses the program fd, which the process shares. Who does what in
 // part 3: without CAP_BPF the loader can only load the socket filter
-// (kernel.unprivileged_bpf_disabled=0, set by root here), binding INSN_SET
-// maps root created (INSN_SET creation needs CAP_BPF). Root dumps the
+// (kernel.unprivileged_bpf_disabled=0, set by root here), binding INSN_ARRAY
+// maps root created (INSN_ARRAY creation needs CAP_BPF). Root dumps the
 // program (BPF_OBJ_GET_INFO_BY_FD reports no instructions without CAP_BPF)
 // and flips the keys (BPF_STATIC_KEY_UPDATE needs CAP_BPF);
 // BPF_PROG_TEST_RUN needs nothing. The dump of a blinded program also needs
@@ -39,12 +40,12 @@
 #include "static_key_blinding.h"
 #include <pthread.h>
 
-/* key A off, key B on (the map_extra of maps[1]); and a plain insn set */
+/* key A off, key B on (the map_extra of maps[1]); and a plain insn array */
 static void make_maps(int maps[3])
 {
-	maps[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
-	maps[1] = insn_set_create(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON, (__u32[]){ 6 }, 1, true);
-	maps[2] = insn_set_create(0, (__u32[]){ 7, 8 }, 2, true);
+	maps[0] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	maps[1] = static_key_create(BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON, (__u32[]){ 6 }, 1, true);
+	maps[2] = insn_array_create((__u32[]){ 7, 8 }, 2, true);
 }
 
 static void close_maps(int maps[3])
@@ -143,10 +144,10 @@ static void flips(int fd, const int maps[3], const __u32 sites[2])
 	printf("  A off, B on: %u\n", r0);
 	if (r0 != 101)
 		failures++;
-	flip1(fd, maps[0], sites[0], 1, true, "  A on", 111);
-	flip1(fd, maps[1], sites[1], 0, true, "  B off", 11);
-	flip1(fd, maps[0], sites[0], 0, false, "  A off", 1);
-	flip1(fd, maps[1], sites[1], 1, false, "  B on", 101);
+	flip1(fd, maps[0], sites[0], 1, "  A on", 111);
+	flip1(fd, maps[1], sites[1], 0, "  B off", 11);
+	flip1(fd, maps[0], sites[0], 0, "  A off", 1);
+	flip1(fd, maps[1], sites[1], 1, "  B on", 101);
 }
 
 int main(void)
@@ -184,23 +185,23 @@ int main(void)
 	printf("  %u xlated insns, %u use r11, %u static branches\n", n, ax, nsites);
 	// CHECK-NEXT: not blinded: dump and image as at harden=0: OK
 	check(n == n0 && !ax && len == len0, "  not blinded: dump and image as at harden=0");
-	// CHECK-NEXT: key A: 2, key B: 6, insn set: 7, 8
-	printf("  key A: %u, key B: %u, insn set: %u, %u\n", lookup(maps[0], 0),
+	// CHECK-NEXT: key A: 2, key B: 6, insn array: 7, 8
+	printf("  key A: %u, key B: %u, insn array: %u, %u\n", lookup(maps[0], 0),
 	       lookup(maps[1], 0), lookup(maps[2], 0), lookup(maps[2], 1));
 	// CHECK-NEXT: key offsets are the static branches of the dump: OK
 	keys_are_the_sites(maps, sites, nsites);
 	// CHECK-NEXT: A off, B on: 101
 	// CHECK-NEXT: A on: OK, result 111
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
 	// CHECK-NEXT: B off: OK, result 11
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
 	// CHECK-NEXT: A off: OK, result 1
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
 	// CHECK-NEXT: B on: OK, result 101
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
 	flips(fd, maps, sites);
 	close(fd);
@@ -241,35 +242,35 @@ int main(void)
 	check(n > n0 && ax && len > len0, "  blinded: dump longer, image larger than at harden=0");
 	// CHECK-NEXT: jited image: {{[0-9]+}} bytes, {{[0-9]+}} at harden=0
 	printf("  jited image: %u bytes, %u at harden=0\n", len, len0);
-	// CHECK-NEXT: key A: 2 -> 6, key B: 6 -> 14, insn set: 7 -> 15, 8 -> 18
-	printf("  key A: 2 -> %u, key B: 6 -> %u, insn set: 7 -> %u, 8 -> %u\n",
+	// CHECK-NEXT: key A: 2 -> 6, key B: 6 -> 14, insn array: 7 -> 15, 8 -> 18
+	printf("  key A: 2 -> %u, key B: 6 -> %u, insn array: 7 -> %u, 8 -> %u\n",
 	       lookup(maps[0], 0), lookup(maps[1], 0), lookup(maps[2], 0), lookup(maps[2], 1));
 	// CHECK-NEXT: key offsets are the static branches of the dump: OK
 	keys_are_the_sites(maps, sites, nsites);
 	/* 7: r0 += 100 became r11 = rnd ^ 100; r11 ^= rnd; r0 += r11 */
 	i = lookup(maps[2], 0);
-	// CHECK-NEXT: insn set offsets: the blinded r0 += 100 and the exit: OK
+	// CHECK-NEXT: insn array offsets: the blinded r0 += 100 and the exit: OK
 	check(i + 3 < n && dump[i].dst_reg == REG_AX &&
 	      dump[i + 2].code == (BPF_ALU64 | BPF_ADD | BPF_X) &&
 	      dump[i + 2].dst_reg == BPF_REG_0 && dump[i + 2].src_reg == REG_AX &&
 	      lookup(maps[2], 1) == i + 3 && dump[i + 3].code == (BPF_JMP | BPF_EXIT),
-	      "  insn set offsets: the blinded r0 += 100 and the exit");
+	      "  insn array offsets: the blinded r0 += 100 and the exit");
 	if (nsites != 2) {
 		printf("FAIL: static branches lost\n");
 		return 1;
 	}
 	// CHECK-NEXT: A off, B on: 101
 	// CHECK-NEXT: A on: OK, result 111
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
 	// CHECK-NEXT: B off: OK, result 11
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
 	// CHECK-NEXT: A off: OK, result 1
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
 	// CHECK-NEXT: B on: OK, result 101
-	// CHECK-NEXT: xlated: only the site's NOP bit changed: OK
+	// CHECK-NEXT: xlated: unchanged, map_extra: the new state: OK
 	// CHECK-NEXT: jited: only the site's bytes changed: OK
 	flips(fd, maps, sites);
 	close(fd);

@@ -1,20 +1,41 @@
 // bpftool from the patched tree (build/kernel/bpftool, in the initramfs as
 // /bin/bpftool) dumps the xlated program with the static-branch mnemonics,
-// and the dump follows the key: a FALSE key's goto_or_nop site shows as
-// nop_or_gotol (a nop now) after the load and as gotol_or_nop (a jump now)
-// after BPF_STATIC_KEY_UPDATE turns it on.
+// as the program was loaded whatever the key's state: a FALSE key's
+// goto_or_nop site shows as gotol_or_nop after the load and still after
+// BPF_STATIC_KEY_UPDATE turns the key on (the NOP bit is the polarity; the
+// state is the key's map_extra). `bpftool map show` names the key's map
+// type insn_array.
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "bpfsk_test.h"
 #include <sys/wait.h>
 
+/* bpftool @obj @verb [@what] id @id */
+static void bpftool(const char *obj, const char *verb, const char *what, __u32 id)
+{
+	char ids[16];
+	int status;
+	pid_t pid;
+
+	snprintf(ids, sizeof(ids), "%u", id);
+	pid = fork();
+	if (pid == 0) {
+		if (what)
+			execl("/bin/bpftool", "bpftool", obj, verb, what, "id", ids, (char *)NULL);
+		else
+			execl("/bin/bpftool", "bpftool", obj, verb, "id", ids, (char *)NULL);
+		printf("FAIL: cannot run /bin/bpftool: %s\n", strerror(errno));
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		failures++;
+}
+
 static void dump(int prog_fd)
 {
 	struct bpf_prog_info info;
 	union bpf_attr attr;
-	char id[16];
-	int status;
-	pid_t pid;
 
 	memset(&info, 0, sizeof(info));
 	memset(&attr, 0, sizeof(attr));
@@ -25,16 +46,7 @@ static void dump(int prog_fd)
 		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
 		exit(1);
 	}
-	snprintf(id, sizeof(id), "%u", info.id);
-	pid = fork();
-	if (pid == 0) {
-		execl("/bin/bpftool", "bpftool", "prog", "dump", "xlated", "id", id, (char *)NULL);
-		printf("FAIL: cannot run /bin/bpftool: %s\n", strerror(errno));
-		_exit(127);
-	}
-	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		failures++;
+	bpftool("prog", "dump", "xlated", info.id);
 }
 
 int main(void)
@@ -42,29 +54,40 @@ int main(void)
 	struct bpf_insn prog[] = {
 		MOV64_IMM(BPF_REG_0, 1), GOTOL_OR_NOP(1), EXIT(), MOV64_IMM(BPF_REG_0, 2), EXIT(),
 	};
+	struct bpf_map_info info;
 	int key, prog_fd;
 
 	require_static_keys_kernel();
 
-	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
+	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
 	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
 	if (prog_fd < 0) {
 		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
 		return 1;
 	}
-	// CHECK: key off
-	// CHECK-NEXT: 0: (b7) r0 = 1
-	// CHECK-NEXT: 1: (06) nop_or_gotol pc+1
-	// CHECK-NEXT: 2: (95) exit
-	printf("key off\n");
-	dump(prog_fd);
-	static_key_update(key, 1);
-	// CHECK: key on
+	// CHECK: key off, result 1
 	// CHECK-NEXT: 0: (b7) r0 = 1
 	// CHECK-NEXT: 1: (06) gotol_or_nop pc+1
 	// CHECK-NEXT: 2: (95) exit
-	printf("key on\n");
+	printf("key off, result %u\n", prog_run(prog_fd));
 	dump(prog_fd);
+	static_key_update(key, 1);
+	// CHECK: key on (map_extra 0x3), result 2
+	// CHECK-NEXT: 0: (b7) r0 = 1
+	// CHECK-NEXT: 1: (06) gotol_or_nop pc+1
+	// CHECK-NEXT: 2: (95) exit
+	if (map_info_of(key, &info)) {
+		printf("FAIL: map info\n");
+		return 1;
+	}
+	printf("key on (map_extra %#llx), result %u\n", (unsigned long long)info.map_extra,
+	       prog_run(prog_fd));
+	if (info.map_extra != (BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON) || prog_run(prog_fd) != 2)
+		failures++;
+	dump(prog_fd);
+	// CHECK: {{^[0-9]+}}: insn_array  flags 0x80
+	// CHECK-NEXT: key 4B  value 16B  max_entries 1
+	bpftool("map", "show", NULL, info.id);
 	// CHECK: PASSED
 	return finish();
 }

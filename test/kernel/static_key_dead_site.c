@@ -23,7 +23,7 @@ int main(void)
 
 	require_static_keys_kernel();
 
-	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
+	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
 	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
 	// CHECK: load: OK
 	expect_err("load", prog_fd, 0);
@@ -31,8 +31,8 @@ int main(void)
 		printf("%s", verifier_log);
 		return finish();
 	}
-	map_lookup(key, 0, &v0);
-	map_lookup(key, 1, &v1);
+	v0 = xlated_off_of(key, 0);
+	v1 = xlated_off_of(key, 1);
 	// CHECK-NEXT: live site: 1, dead site: 0xffffffff
 	printf("live site: %u, dead site: 0x%x\n", v0, v1);
 	if (v0 != 1 || v1 != 0xffffffff)

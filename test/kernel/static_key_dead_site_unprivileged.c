@@ -9,7 +9,7 @@
 // (The test kernels are built without CONFIG_BUG, where WARN_ON_ONCE() is a
 // silent check: on them the bug shows as the load failing with EFAULT.)
 //
-// Who does what: root creates the key (INSN_SET creation needs CAP_BPF),
+// Who does what: root creates the key (INSN_ARRAY creation needs CAP_BPF),
 // reads it, dumps the program and flips the key (BPF_STATIC_KEY_UPDATE
 // needs CAP_BPF); a thread that gave up every capability loads the socket
 // filter (kernel.unprivileged_bpf_disabled=0, set by root here).
@@ -90,7 +90,7 @@ int main(void)
 	// CHECK-NEXT: panic_on_warn=1: OK
 	must_sysctl("panic_on_warn", "1");
 
-	l.key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
+	l.key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
 	l.fd = -EPROTO;
 	if (pthread_create(&t, NULL, loader_thread, &l) || pthread_join(t, NULL)) {
 		printf("FAIL: loader thread\n");
@@ -103,8 +103,8 @@ int main(void)
 		return finish();
 	}
 
-	map_lookup(l.key, 0, &v0);
-	map_lookup(l.key, 1, &v1);
+	v0 = xlated_off_of(l.key, 0);
+	v1 = xlated_off_of(l.key, 1);
 	// CHECK-NEXT: live site: 1, dead site: 0xffffffff
 	printf("live site: %u, dead site: 0x%x\n", v0, v1);
 	if (v0 != 1 || v1 != 0xffffffff)

@@ -1,7 +1,8 @@
 // Bad input to static keys gets a clear errno: BPF_STATIC_KEY_UPDATE on a
 // map that is not a static key, with on > 1, on a key not bound to a program
-// or whose program is gone, on a bad fd or one that is not a map; and BPF_PROG_LOAD with a static key
-// entry that is not a static branch, or one branch in two keys.
+// or whose program is gone, on a bad fd or one that is not a map; and
+// BPF_PROG_LOAD with a static key entry that is not a static branch, or
+// one branch in two keys.
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "bpfsk_test.h"
@@ -28,10 +29,10 @@ int main(void)
 	arr = map_create(BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, 0);
 	// CHECK: update an array map: EINVAL
 	expect_err("update an array map", static_key_update(arr, 1), -EINVAL);
-	plain = insn_set_create(0, (__u32[]){ 1 }, 1, true);
-	// CHECK: update an insn set without BPF_F_STATIC_KEY: EINVAL
-	expect_err("update an insn set without BPF_F_STATIC_KEY", static_key_update(plain, 1), -EINVAL);
-	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
+	plain = insn_array_create((__u32[]){ 1 }, 1, true);
+	// CHECK: update an insn array without BPF_F_STATIC_KEY: EINVAL
+	expect_err("update an insn array without BPF_F_STATIC_KEY", static_key_update(plain, 1), -EINVAL);
+	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
 	// CHECK: update with on = 2: EINVAL
 	expect_err("update with on = 2", static_key_update(key, 2), -EINVAL);
 	// CHECK: update a key not bound to a program: EINVAL
@@ -42,21 +43,21 @@ int main(void)
 	expect_err("update a non-map fd (stdin)", static_key_update(0, 1), -EINVAL);
 
 	// CHECK: key entry on a mov: EINVAL
-	// CHECK-NEXT: log: insn_set map: static key offset does not point to a static branch
-	key2 = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 0 }, 1, true);
+	// CHECK-NEXT: log: static key map: entry 0: instruction 0 is not a static branch
+	key2 = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 0 }, 1, true);
 	expect_err("key entry on a mov", load(&key2, 1), -EINVAL);
 	print_log_line();
 	close(key2);
 	// CHECK: key entry on a plain goto: EINVAL
-	// CHECK-NEXT: log: insn_set map: static key offset does not point to a static branch
-	key2 = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+	// CHECK-NEXT: log: static key map: entry 0: instruction 2 is not a static branch
+	key2 = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
 	expect_err("key entry on a plain goto", load(&key2, 1), -EINVAL);
 	print_log_line();
 	close(key2);
 	// CHECK: one branch in two keys: EINVAL
 	// CHECK-NEXT: log: static branch at xlated offset 1 belongs to two static keys
-	fds[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
-	fds[1] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
+	fds[0] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
+	fds[1] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
 	expect_err("one branch in two keys", load(fds, 2), -EINVAL);
 	print_log_line();
 	// The failed load released both keys: they can be used again.

@@ -2,7 +2,8 @@
 // as its key's initial state says (docs/abi.md section 4): a site jumps iff
 // (goto_or_nop: jump while on) == (key defined TRUE). Checked for FALSE and
 // TRUE keys, both polarities, 32- and 16-bit forms; then one update to the
-// other state flips every case.
+// other state flips every case. The key's map_extra reports its state at
+// load and after the update.
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "bpfsk_test.h"
@@ -19,7 +20,7 @@ static void check(bool key_true, const char *name, struct bpf_insn site)
 		MOV64_IMM(BPF_REG_0, 1), site, EXIT(), MOV64_IMM(BPF_REG_0, 2), EXIT(),
 	};
 	__u64 extra = BPF_F_STATIC_KEY | (key_true ? BPF_F_STATIC_KEY_ON : 0);
-	int fd = insn_set_create(extra, (__u32[]){ 1 }, 1, true);
+	int fd = static_key_create(extra, (__u32[]){ 1 }, 1, true);
 	int prog_fd = prog_load(prog, ARRAY_SIZE(prog), &fd, 1);
 	bool goto_when_on = !(site.src_reg & BPF_STATIC_BRANCH_NOP);
 	bool want_jump = goto_when_on == key_true;
@@ -31,8 +32,17 @@ static void check(bool key_true, const char *name, struct bpf_insn site)
 		return;
 	}
 	r0 = prog_run(prog_fd);
+	/* map_extra reports the state: the initial one, then the updated one */
+	if (static_key_state(fd) != key_true) {
+		printf("FAIL: %s: map_extra does not say the initial state\n", name);
+		failures++;
+	}
 	static_key_update(fd, !key_true);
 	r1 = prog_run(prog_fd);
+	if (static_key_state(fd) != !key_true) {
+		printf("FAIL: %s: map_extra does not say the updated state\n", name);
+		failures++;
+	}
 	printf("%-5s %-12s loaded: %-4s after update to %s: %s\n", key_true ? "TRUE" : "FALSE",
 	       name, behaviour(r0), key_true ? "off" : "on", behaviour(r1));
 	if (r0 != (want_jump ? 2u : 1u) || r1 != (want_jump ? 1u : 2u))

@@ -37,8 +37,8 @@ int main(void)
 
 	require_static_keys_kernel();
 
-	keys[0] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
-	keys[1] = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 6 }, 1, true);
+	keys[0] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
+	keys[1] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 6 }, 1, true);
 	prog_fd = prog_load(prog, ARRAY_SIZE(prog), keys, 2);
 	if (prog_fd < 0) {
 		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
@@ -56,7 +56,7 @@ int main(void)
 	set(keys[0], 0, "A off", prog_fd, 1);
 	close(prog_fd);
 
-	c = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
+	c = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
 	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &c, 1);
 	if (prog_fd < 0) {
 		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);

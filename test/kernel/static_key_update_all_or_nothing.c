@@ -1,5 +1,5 @@
 // BPF_STATIC_KEY_UPDATE is all or nothing on both paths, the batch and
-// BPF_F_STATIC_KEY_UPDATE_PER_SITE, in both directions: three keys in
+// TEST_STATIC_KEY_UPDATE_PER_SITE, in both directions: three keys in
 // different states (off, on, off) and, as the last fd of the call, a
 // closed fd (EBADF), a read-only fd of a fourth key (EPERM), a key whose
 // program is gone (EINVAL), a key bound to no program (EINVAL). Each call
@@ -36,9 +36,9 @@ static void last_fails(const char *what, int last, int want)
 		for (on = 0; on < 2; on++) {
 			snprintf(name, sizeof(name), "%s last, %s, on=%d", what, path[p], on);
 			expect_err(name, keys_update(fds, 4, on,
-						     p ? BPF_F_STATIC_KEY_UPDATE_PER_SITE : 0),
+						     p ? TEST_STATIC_KEY_UPDATE_PER_SITE : 0),
 				   want);
-			failures += batch_unchanged(name, progs, state, NPROG, jit, jit_len);
+			failures += batch_unchanged(name, keys, progs, state, NPROG, jit, jit_len);
 		}
 	}
 }
@@ -51,7 +51,7 @@ int main(void)
 	for (i = 0; i < NPROG; i++)
 		batch_load(i, &keys[i], &progs[i]);
 	ro = map_fd_reopen(keys[3], BPF_F_RDONLY);
-	unbound = insn_set_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
+	unbound = static_key_create(BPF_F_STATIC_KEY, batch_sites, ARRAY_SIZE(batch_sites), true);
 	if (ro < 0 || fcntl(closed, F_GETFD) != -1) {
 		printf("FAIL: setup: %s\n", errname(ro));
 		return 1;
@@ -64,7 +64,7 @@ int main(void)
 	// CHECK-NEXT: key 1 on: OK
 	expect_err("key 1 on", static_key_update(keys[1], 1), 0);
 	snap();
-	failures += batch_unchanged("start", progs, state, NPROG, jit, jit_len);
+	failures += batch_unchanged("start", keys, progs, state, NPROG, jit, jit_len);
 
 	// CHECK-NEXT: closed fd last, batch, on=0: EBADF
 	// CHECK-NEXT: closed fd last, batch, on=1: EBADF
@@ -90,15 +90,15 @@ int main(void)
 	// The same keys still flip, on each path.
 	// CHECK-NEXT: keys 0-2 on, per site: OK
 	expect_err("keys 0-2 on, per site",
-		   keys_update(keys, 3, 1, BPF_F_STATIC_KEY_UPDATE_PER_SITE), 0);
+		   keys_update(keys, 3, 1, TEST_STATIC_KEY_UPDATE_PER_SITE), 0);
 	state[0] = state[1] = state[2] = 1;
 	snap();
-	failures += batch_unchanged("after per-site flip", progs, state, NPROG, jit, jit_len);
+	failures += batch_unchanged("after per-site flip", keys, progs, state, NPROG, jit, jit_len);
 	// CHECK-NEXT: keys 0-2 off, batch: OK
 	expect_err("keys 0-2 off, batch", keys_update(keys, 3, 0, 0), 0);
 	state[0] = state[1] = state[2] = 0;
 	snap();
-	failures += batch_unchanged("after batch flip", progs, state, NPROG, jit, jit_len);
+	failures += batch_unchanged("after batch flip", keys, progs, state, NPROG, jit, jit_len);
 	// CHECK: PASSED
 	return finish();
 }

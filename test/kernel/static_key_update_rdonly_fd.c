@@ -28,7 +28,7 @@ static void snap(void)
 static void refused(const char *what, int err, int want)
 {
 	expect_err(what, err, want);
-	failures += batch_unchanged(what, progs, state, NPROG, jit, jit_len);
+	failures += batch_unchanged(what, keys, progs, state, NPROG, jit, jit_len);
 }
 
 static int obj_get(const char *path, __u32 file_flags)
@@ -90,7 +90,7 @@ int main(void)
 		refused("read-only fd last of three", keys_update(fds, NPROG, 1, 0), -EPERM);
 		// CHECK-NEXT: read-only fd last of three, per site: EPERM
 		refused("read-only fd last of three, per site",
-			keys_update(fds, NPROG, 1, BPF_F_STATIC_KEY_UPDATE_PER_SITE), -EPERM);
+			keys_update(fds, NPROG, 1, TEST_STATIC_KEY_UPDATE_PER_SITE), -EPERM);
 	}
 	{
 		int fds[NPROG] = { keys[0], pinned_ro, keys[1] };
@@ -113,7 +113,7 @@ int main(void)
 	}
 	state[NPROG - 1] = 0;
 	snap();
-	failures += batch_unchanged("after the writable flips", progs, state, NPROG, jit, jit_len);
+	failures += batch_unchanged("after the writable flips", keys, progs, state, NPROG, jit, jit_len);
 	// CHECK-NEXT: read-only fd, key now off: EPERM
 	refused("read-only fd, key now off", static_key_update(ro, 1), -EPERM);
 	// CHECK: PASSED

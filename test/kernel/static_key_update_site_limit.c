@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #define PROGS	16
-#define SITES	4096		/* BPF_INSN_SET_MAX_ENTRIES */
+#define SITES	4096		/* most entries of a static key */
 #define MAXINSNS (2 * SITES + 8)
 
 static int keys[PROGS + 2], progs[PROGS + 2], sites[PROGS + 2];
@@ -38,7 +38,7 @@ static void load(int id, int n)
 	}
 	insns[len++] = MOV64_IMM(BPF_REG_0, 2);
 	insns[len++] = EXIT();
-	keys[id] = insn_set_create(BPF_F_STATIC_KEY, offs, n, true);
+	keys[id] = static_key_create(BPF_F_STATIC_KEY, offs, n, true);
 	progs[id] = prog_load_log(insns, len, &keys[id], 1, 0);
 	sites[id] = n;
 	if (progs[id] < 0) {
@@ -47,27 +47,32 @@ static void load(int id, int n)
 	}
 }
 
-/* programs [0, @cnt) behave as key state @on, and so does every xlated site */
+/*
+ * programs [0, @cnt) behave as key state @on, their keys' map_extra says
+ * it, and every xlated site is as loaded (goto_or_nop: the NOP bit is the
+ * polarity, never the state)
+ */
 static void check(const char *what, int cnt, int on)
 {
-	int p, s, bad_runs = 0, bad_sites = 0;
+	int p, s, bad_runs = 0, bad_sites = 0, bad_states = 0;
 
 	for (p = 0; p < cnt; p++) {
 		__u32 n = prog_xlated(progs[p], xlated, MAXINSNS);
 
 		if (prog_run(progs[p]) != (on ? 2u : 1u))
 			bad_runs++;
+		if (static_key_state(keys[p]) != on)
+			bad_states++;
 		for (s = 0; s < sites[p]; s++) {
 			__u32 off = 2 + 2 * s;
-			__u8 want = BPF_STATIC_BRANCH_JA | (on ? 0 : BPF_STATIC_BRANCH_NOP);
 
-			if (off >= n || xlated[off].src_reg != want)
+			if (off >= n || xlated[off].src_reg != BPF_STATIC_BRANCH_JA)
 				bad_sites++;
 		}
 	}
-	printf("%s: %d programs, %d wrong runs, %d wrong xlated sites\n", what, cnt, bad_runs,
-	       bad_sites);
-	if (bad_runs || bad_sites)
+	printf("%s: %d programs, %d wrong runs, %d wrong xlated sites, %d wrong key states\n",
+	       what, cnt, bad_runs, bad_sites, bad_states);
+	if (bad_runs || bad_sites || bad_states)
 		failures++;
 }
 
@@ -90,35 +95,40 @@ int main(void)
 	expect_err("65,537 sites", keys_update(fds, PROGS + 1, 1, 0), -E2BIG);
 	// CHECK-NEXT: 65,537 sites, per site: E2BIG
 	expect_err("65,537 sites, per site",
-		   keys_update(fds, PROGS + 1, 1, BPF_F_STATIC_KEY_UPDATE_PER_SITE), -E2BIG);
+		   keys_update(fds, PROGS + 1, 1, TEST_STATIC_KEY_UPDATE_PER_SITE), -E2BIG);
 	// CHECK-NEXT: 69,632 sites: E2BIG
 	expect_err("69,632 sites", keys_update(keys, PROGS + 1, 1, 0), -E2BIG);
-	// CHECK-NEXT: after E2BIG: 18 programs, 0 wrong runs, 0 wrong xlated sites
+	// CHECK-NEXT: after E2BIG: 18 programs, 0 wrong runs, 0 wrong xlated sites, 0 wrong key states
 	check("after E2BIG", PROGS + 2, 0);
 
 	/* at the limit */
 	// CHECK-NEXT: 65,536 sites on: OK
 	expect_err("65,536 sites on", keys_update(keys, PROGS, 1, 0), 0);
-	// CHECK-NEXT: on: 16 programs, 0 wrong runs, 0 wrong xlated sites
+	// CHECK-NEXT: on: 16 programs, 0 wrong runs, 0 wrong xlated sites, 0 wrong key states
 	check("on", PROGS, 1);
-	// CHECK-NEXT: others: 2 programs, 0 wrong runs, 0 wrong xlated sites
+	// CHECK-NEXT: others: 2 programs, 0 wrong runs, 0 wrong xlated sites, 0 wrong key states
 	{
 		int saved[2] = { progs[0], progs[1] }, saved_sites[2] = { sites[0], sites[1] };
+		int saved_keys[2] = { keys[0], keys[1] };
 
 		progs[0] = progs[PROGS];
 		progs[1] = progs[PROGS + 1];
+		keys[0] = keys[PROGS];
+		keys[1] = keys[PROGS + 1];
 		sites[0] = sites[PROGS];
 		sites[1] = sites[PROGS + 1];
 		check("others", 2, 0);
 		progs[0] = saved[0];
 		progs[1] = saved[1];
+		keys[0] = saved_keys[0];
+		keys[1] = saved_keys[1];
 		sites[0] = saved_sites[0];
 		sites[1] = saved_sites[1];
 	}
 	// CHECK-NEXT: 65,536 sites off, per site: OK
 	expect_err("65,536 sites off, per site",
-		   keys_update(keys, PROGS, 0, BPF_F_STATIC_KEY_UPDATE_PER_SITE), 0);
-	// CHECK-NEXT: off: 18 programs, 0 wrong runs, 0 wrong xlated sites
+		   keys_update(keys, PROGS, 0, TEST_STATIC_KEY_UPDATE_PER_SITE), 0);
+	// CHECK-NEXT: off: 18 programs, 0 wrong runs, 0 wrong xlated sites, 0 wrong key states
 	check("off", PROGS + 2, 0);
 	// CHECK: PASSED
 	return finish();

@@ -53,7 +53,7 @@ static void print_diff(int a, int b)
 		failures++;
 }
 
-static void print_xlated_sites(int prog_fd, const char *when)
+static void print_xlated_sites(int prog_fd, int key, const char *when)
 {
 	struct bpf_insn x[16];
 	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x)), i;
@@ -63,7 +63,7 @@ static void print_xlated_sites(int prog_fd, const char *when)
 		if ((x[i].code == (BPF_JMP | BPF_JA) || x[i].code == (BPF_JMP32 | BPF_JA)) &&
 		    x[i].src_reg)
 			printf(" [%u] src_reg %u", i, x[i].src_reg);
-	printf("\n");
+	printf(", state %s\n", static_key_state(key) ? "on" : "off");
 }
 
 int main(void)
@@ -72,7 +72,7 @@ int main(void)
 
 	require_static_keys_kernel();
 
-	key = insn_set_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 2 }, 2, true);
+	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 2 }, 2, true);
 	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
 	// CHECK: load: OK
 	expect_err("load", prog_fd, 0);
@@ -83,16 +83,16 @@ int main(void)
 
 	// CHECK-NEXT: key off: result 1
 	printf("key off: result %u\n", prog_run(prog_fd));
-	// CHECK-NEXT: xlated off: [1] src_reg 3 [2] src_reg 3
-	print_xlated_sites(prog_fd, "off");
+	// CHECK-NEXT: xlated off: [1] src_reg 1 [2] src_reg 1, state off
+	print_xlated_sites(prog_fd, key, "off");
 	len[0] = prog_jited(prog_fd, img[0], sizeof(img[0]));
 
 	// CHECK-NEXT: update on: OK
 	expect_err("update on", static_key_update(key, 1), 0);
 	// CHECK-NEXT: key on: result 1
 	printf("key on: result %u\n", prog_run(prog_fd));
-	// CHECK-NEXT: xlated on: [1] src_reg 1 [2] src_reg 1
-	print_xlated_sites(prog_fd, "on");
+	// CHECK-NEXT: xlated on: [1] src_reg 1 [2] src_reg 1, state on
+	print_xlated_sites(prog_fd, key, "on");
 	len[1] = prog_jited(prog_fd, img[1], sizeof(img[1]));
 
 	// CHECK-NEXT: update off: OK

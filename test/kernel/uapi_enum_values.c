@@ -1,9 +1,11 @@
-// The series' enum values sit after upstream Linux's last ones (docs/abi.md
-// section 4.1): BPF_MAP_TYPE_INSN_SET is 36 (34 is upstream's INSN_ARRAY, 35
-// its RHASH) and BPF_STATIC_KEY_UPDATE is 39 (37 is upstream's
-// PROG_STREAM_READ_BY_FD, 38 its PROG_ASSOC_STRUCT_OPS). The raw numbers are
-// what a tool built against upstream headers sends: none of upstream's may
-// reach a static key.
+// The series' enum values agree with upstream Linux (docs/abi.md section
+// 4.1): a static key is upstream's BPF_MAP_TYPE_INSN_ARRAY (34) with
+// BPF_F_STATIC_KEY in map_extra; 35 (upstream's RHASH) is no static key; 36,
+// the old ABI's BPF_MAP_TYPE_INSN_SET, is unused again; and
+// BPF_STATIC_KEY_UPDATE is 39, after upstream's last command (37
+// PROG_STREAM_READ_BY_FD, 38 PROG_ASSOC_STRUCT_OPS). The raw numbers are
+// what a tool built against other headers sends: no other map type or
+// command may reach a static key.
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "bpfsk_test.h"
@@ -33,20 +35,25 @@ int main(void)
 
 	require_static_keys_kernel();
 
-	// CHECK: header: BPF_MAP_TYPE_INSN_SET 36, BPF_STATIC_KEY_UPDATE 39
-	printf("header: BPF_MAP_TYPE_INSN_SET %d, BPF_STATIC_KEY_UPDATE %d\n",
-	       (int)BPF_MAP_TYPE_INSN_SET, (int)BPF_STATIC_KEY_UPDATE);
-	if (BPF_MAP_TYPE_INSN_SET != 36 || BPF_STATIC_KEY_UPDATE != 39)
+	// CHECK: header: BPF_MAP_TYPE_INSN_ARRAY 34, BPF_STATIC_KEY_UPDATE 39
+	printf("header: BPF_MAP_TYPE_INSN_ARRAY %d, BPF_STATIC_KEY_UPDATE %d\n",
+	       (int)BPF_MAP_TYPE_INSN_ARRAY, (int)BPF_STATIC_KEY_UPDATE);
+	if (BPF_MAP_TYPE_INSN_ARRAY != 34 || BPF_STATIC_KEY_UPDATE != 39)
 		failures++;
 
-	// CHECK-NEXT: map type 34 as a static key: EINVAL
-	fd = map_create(34, 4, 4, 1, 0, BPF_F_STATIC_KEY);
-	expect_err("map type 34 as a static key", fd, -EINVAL);
+	// CHECK-NEXT: map type 35 as a static key: EINVAL
+	fd = map_create(35, 4, 16, 1, 0, BPF_F_STATIC_KEY);
+	expect_err("map type 35 as a static key", fd, -EINVAL);
 	if (fd >= 0)
 		close(fd);
-	// CHECK-NEXT: map type 35 as a static key: EINVAL
-	fd = map_create(35, 4, 4, 1, 0, BPF_F_STATIC_KEY);
-	expect_err("map type 35 as a static key", fd, -EINVAL);
+	// CHECK-NEXT: map type 36 (the old INSN_SET) as a static key: EINVAL
+	fd = map_create(36, 4, 4, 1, 0, BPF_F_STATIC_KEY);
+	expect_err("map type 36 (the old INSN_SET) as a static key", fd, -EINVAL);
+	if (fd >= 0)
+		close(fd);
+	// CHECK-NEXT: map type 36 (the old INSN_SET): EINVAL
+	fd = map_create(36, 4, 4, 1, 0, 0);
+	expect_err("map type 36 (the old INSN_SET)", fd, -EINVAL);
 	if (fd >= 0)
 		close(fd);
 	// CHECK-NEXT: map type 37: EINVAL
@@ -55,12 +62,14 @@ int main(void)
 	if (fd >= 0)
 		close(fd);
 
-	// CHECK-NEXT: map type 36 as a static key: OK
-	key = map_create(36, 4, 4, 1, 0, BPF_F_STATIC_KEY);
-	expect_err("map type 36 as a static key", key, 0);
+	// CHECK-NEXT: map type 34 as a static key: OK
+	key = map_create(34, 4, 16, 1, 0, BPF_F_STATIC_KEY);
+	expect_err("map type 34 as a static key", key, 0);
 	if (key < 0)
 		return finish();
-	if ((err = map_update(key, 0, site, BPF_ANY)) || (err = map_freeze(key))) {
+	if ((err = insn_array_update(key, 0, &(struct bpf_insn_array_value){ .orig_off = site },
+				     BPF_ANY)) ||
+	    (err = map_freeze(key))) {
 		printf("FAIL: key setup: %s\n", errname(err));
 		return 1;
 	}

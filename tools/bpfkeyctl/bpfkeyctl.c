@@ -5,10 +5,13 @@
  *
  * Pinned layout (PINDIR on a BPF file system):
  *   PINDIR/progs/PROG        each loaded program
- *   PINDIR/keys/KEY/PROG     the instance of KEY bound to PROG (an INSN_SET map)
+ *   PINDIR/keys/KEY/PROG     the instance of KEY bound to PROG (a
+ *                            BPF_MAP_TYPE_INSN_ARRAY map with BPF_F_STATIC_KEY);
+ *                            the kernel reports its current state in the
+ *                            map_extra of its map info (BPF_F_STATIC_KEY_ON)
  *   PINDIR/state             ARRAY map: the state of each key (by its index in
- *                            the sorted key list) as last set by bpfkeyctl; the
- *                            kernel has no call to read a key's state back
+ *                            the sorted key list) as last set by bpfkeyctl, for
+ *                            the keys no program uses (no map to ask)
  *
  * Statically linked against the patched libbpf (scripts/build-kernel.sh),
  * so that it runs in the qemu initramfs.
@@ -162,11 +165,43 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-/* "on"/"off"/"?" for key number idx, from PINDIR/state */
-static const char *key_state(int state_fd, int idx)
+/*
+ * "on"/"off" for key number idx: the kernel's word, the map_extra of the
+ * key's instances in directory @dir (all set together, so they agree; "mixed"
+ * if they do not), or, for a key without instances, PINDIR/state; "?" if
+ * neither can be read.
+ */
+static const char *key_state(const char *dir, int state_fd, int idx)
 {
+	int n, i, on = 0, off = 0;
+	struct dirent **inst;
 	__u32 k = idx, v;
 
+	n = scandir(dir, &inst, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (inst[i]->d_name[0] != '.') {
+			struct bpf_map_info info = {};
+			__u32 len = sizeof(info);
+			char path[3 * PATH_MAX + 256];
+			int fd;
+
+			snprintf(path, sizeof(path), "%s/%s", dir, inst[i]->d_name);
+			fd = bpf_obj_get(path);
+			if (fd >= 0 && !bpf_map_get_info_by_fd(fd, &info, &len)) {
+				if (info.map_extra & BPF_F_STATIC_KEY_ON)
+					on++;
+				else
+					off++;
+			}
+			if (fd >= 0)
+				close(fd);
+		}
+		free(inst[i]);
+	}
+	if (n >= 0)
+		free(inst);
+	if (on || off)
+		return on && off ? "mixed" : on ? "on" : "off";
 	if (state_fd < 0 || bpf_map_lookup_elem(state_fd, &k, &v))
 		return "?";
 	return v ? "on" : "off";
@@ -605,7 +640,7 @@ static int cmd_list(int argc, char **argv)
 			goto next_key;
 		snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
 		m = scandir(ipath, &inst, NULL, alphasort);
-		printf("key %s: %s\n", names[i]->d_name, key_state(state_fd, idx++));
+		printf("key %s: %s\n", names[i]->d_name, key_state(ipath, state_fd, idx++));
 		for (j = 0; j < m; j++) {
 			if (inst[j]->d_name[0] != '.') {
 				struct bpf_map_info info = {};
