@@ -48,7 +48,7 @@ done
 
 die() { printf 'check-series-bisect: error: %s\n' "$*" >&2; exit 2; }
 [ -r "$tarball" ] || die "$tarball missing (scripts/install-deps.sh)"
-mapfile -t patches < <(find "$repo/kernel-patches" -maxdepth 1 -name '[0-9]*.patch' | LC_ALL=C sort)
+mapfile -t patches < <(find "$repo/kernel-patches" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort)
 [ ${#patches[@]} -gt 0 ] || die "no patches in $repo/kernel-patches"
 [ $arm64 = 0 ] || command -v aarch64-linux-gnu-gcc >/dev/null || die "aarch64-linux-gnu-gcc missing"
 

@@ -89,7 +89,8 @@ esac
 for tool in gcc "${cross}gcc" make flex bison bc pahole "${cross}nm"; do
 	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
 done
-mapfile -t patches < <(find "$patches_dir" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
+# 0000-cover-letter.patch introduces the series and holds no change
+mapfile -t patches < <(find "$patches_dir" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort)
 [ ${#patches[@]} -gt 0 ] || die "no patches in $patches_dir"
 series_hash=$(cat "${patches[@]}" | sha256sum | cut -c1-16)
 
