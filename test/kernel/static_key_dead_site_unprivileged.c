@@ -6,8 +6,9 @@
 // skip it, while the key's live site still flips. The load must not WARN:
 // the test sets kernel.panic_on_warn=1, so a WARN kills the guest and the
 // test never prints its result; the kernel log is checked for WARNING too.
-// (The test kernels are built without CONFIG_BUG, where WARN_ON_ONCE() is a
-// silent check: on them the bug shows as the load failing with EFAULT.)
+// The test kernels are built with CONFIG_BUG=y (kernel-patches/config*.fragment;
+// tinyconfig leaves it off, and then WARN_ON_ONCE() is a silent check and the
+// bug showed only as the load failing with EFAULT).
 //
 // Who does what: root creates the key (INSN_ARRAY creation needs CAP_BPF),
 // reads it, dumps the program and flips the key (BPF_STATIC_KEY_UPDATE
