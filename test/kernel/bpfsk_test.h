@@ -288,16 +288,20 @@ static inline int insn_array_lookup(int fd, __u32 key, struct bpf_insn_array_val
 	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr) ? -errno : 0;
 }
 
-/* An INSN_ARRAY map with orig_off = @offs, frozen if @freeze; dies on error. */
-static inline int insn_array_create(const __u32 *offs, __u32 n, bool freeze)
+/*
+ * An INSN_ARRAY map with @map_extra, entry i's orig_off = @offs[i], frozen if
+ * @freeze; dies on error, naming the map @what.
+ */
+static inline int insn_array_create_with(const char *what, __u64 map_extra, const __u32 *offs,
+					 __u32 n, bool freeze)
 {
 	struct bpf_insn_array_value v;
 	int fd, err;
 	__u32 i;
 
-	fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, 0);
+	fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, map_extra);
 	if (fd < 0) {
-		printf("FAIL: INSN_ARRAY map create: %s\n", errname(fd));
+		printf("FAIL: %s map create: %s\n", what, errname(fd));
 		exit(1);
 	}
 	for (i = 0; i < n; i++) {
@@ -305,7 +309,7 @@ static inline int insn_array_create(const __u32 *offs, __u32 n, bool freeze)
 		v.orig_off = offs[i];
 		err = insn_array_update(fd, i, &v, BPF_ANY);
 		if (err) {
-			printf("FAIL: INSN_ARRAY update %u: %s\n", i, errname(err));
+			printf("FAIL: %s update %u: %s\n", what, i, errname(err));
 			exit(1);
 		}
 	}
@@ -316,6 +320,12 @@ static inline int insn_array_create(const __u32 *offs, __u32 n, bool freeze)
 	return fd;
 }
 
+/* A plain INSN_ARRAY map (map_extra 0) with orig_off = @offs; dies on error. */
+static inline int insn_array_create(const __u32 *offs, __u32 n, bool freeze)
+{
+	return insn_array_create_with("INSN_ARRAY", 0, offs, n, freeze);
+}
+
 /*
  * A static key (docs/abi.md section 4): an INSN_ARRAY map with @map_extra
  * (BPF_F_STATIC_KEY [| BPF_F_STATIC_KEY_ON]), entry i's orig_off = @offs[i],
@@ -323,29 +333,7 @@ static inline int insn_array_create(const __u32 *offs, __u32 n, bool freeze)
  */
 static inline int static_key_create(__u64 map_extra, const __u32 *offs, __u32 n, bool freeze)
 {
-	struct bpf_insn_array_value v;
-	int fd, err;
-	__u32 i;
-
-	fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, map_extra);
-	if (fd < 0) {
-		printf("FAIL: static key map create: %s\n", errname(fd));
-		exit(1);
-	}
-	for (i = 0; i < n; i++) {
-		memset(&v, 0, sizeof(v));
-		v.orig_off = offs[i];
-		err = insn_array_update(fd, i, &v, BPF_ANY);
-		if (err) {
-			printf("FAIL: static key update %u: %s\n", i, errname(err));
-			exit(1);
-		}
-	}
-	if (freeze && (err = map_freeze(fd))) {
-		printf("FAIL: freeze: %s\n", errname(err));
-		exit(1);
-	}
-	return fd;
+	return insn_array_create_with("static key", map_extra, offs, n, freeze);
 }
 
 /* xlated_off of entry @i of an INSN_ARRAY map (a key too); dies on error */

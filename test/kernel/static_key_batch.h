@@ -151,6 +151,17 @@ static inline int batch_xlated_changed(int prog_fd)
  * call). Prints and counts what differs.
  */
 #define BATCH_JIT_MAX 4096
+
+/* The jited images of @progs[0..n) into @jit/@jit_len: what batch_unchanged() compares with. */
+static inline void batch_snapshot(const int *progs, int n, unsigned char (*jit)[BATCH_JIT_MAX],
+				  __u32 *jit_len)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		jit_len[i] = prog_jited(progs[i], jit[i], BATCH_JIT_MAX);
+}
+
 static inline int batch_unchanged(const char *what, const int *keys, const int *progs,
 				  const int *state, int n, unsigned char (*jit)[BATCH_JIT_MAX],
 				  const __u32 *jit_len)

@@ -18,10 +18,7 @@ static __u32 jit_len[NPROG];
 
 static void snap(void)
 {
-	int i;
-
-	for (i = 0; i < NPROG; i++)
-		jit_len[i] = prog_jited(progs[i], jit[i], sizeof(jit[i]));
+	batch_snapshot(progs, NPROG, jit, jit_len);
 }
 
 /* keys 0-2 then @last: fails with @want on both paths and both states */
