@@ -6,7 +6,8 @@
  * kernel.unprivileged_bpf_disabled=0 (the verifier tests' unprivileged
  * half) and net.core.bpf_jit_harden=0, runs /suites/test_progs in /suites
  * (where its BPF objects and bpf_testmod.ko are) with its output on the
- * console, and prints its exit status and then the kernel log between
+ * console (only the tests named by bpfsk.tests=A,B on the kernel command
+ * line, as test_progs -t A,B, if it is given), and prints its exit status and then the kernel log between
  * "=== DMESG BEGIN" and "=== DMESG END" for the host to check for warnings
  * and oopses.
  */
@@ -70,8 +71,31 @@ static void print_kernel_log(void)
 	free(buf);
 }
 
+/* The value of bpfsk.tests= on the kernel command line, or NULL. */
+static char *tests_from_cmdline(void)
+{
+	static char cmdline[4096];
+	char *tok, *save;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/cmdline", O_RDONLY);
+	if (fd < 0)
+		die("/proc/cmdline");
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
+	close(fd);
+	if (n < 0)
+		die("/proc/cmdline");
+	cmdline[n] = 0;
+	for (tok = strtok_r(cmdline, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
+		if (!strncmp(tok, "bpfsk.tests=", 12))
+			return tok + 12;
+	return NULL;
+}
+
 int main(void)
 {
+	char *tests;
 	int status, rc;
 	pid_t pid;
 
@@ -85,12 +109,16 @@ int main(void)
 	set_sysctl("/proc/sys/net/core/bpf_jit_harden", 0);
 	if (chdir("/suites"))
 		die("/suites");
+	tests = tests_from_cmdline();
 	printf("=== SUITE test_progs\n");
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		execl("./test_progs", "test_progs", (char *)NULL);
+		if (tests)
+			execl("./test_progs", "test_progs", "-t", tests, (char *)NULL);
+		else
+			execl("./test_progs", "test_progs", (char *)NULL);
 		perror("exec");
 		_exit(127);
 	}

@@ -19,9 +19,11 @@ import re
 import sys
 
 VARIANTS = ("baseline", "patched")
-# "#12      tailcalls:OK", "#12/3    tailcalls/tailcall_3:FAIL"; a kernel
-# message may follow the verdict on the same line (shared console)
-RESULT = re.compile(r"^#(\d+)(?:/(\d+))?\s+(\S+?):(OK|SKIP|FAIL)")
+# "#12      tailcalls:OK", "#91/1    verifier_x/name: with spaces:FAIL" (test
+# and subtest lines; without -v test_progs prints only some subtests, its
+# Summary line counts them all); a kernel message may follow the verdict on
+# the same line (shared console)
+RESULT = re.compile(r"^#(\d+)(?:/(\d+))?\s+(.+?):(OK|SKIP|FAIL)")
 SUMMARY = re.compile(r"^Summary: (\d+)/(\d+) PASSED, (\d+) SKIPPED, (\d+) FAILED")
 KERNEL_TROUBLE = re.compile(
     r"WARNING: |BUG: |BUG at |Oops|general protection fault|Kernel panic|"

@@ -36,6 +36,8 @@
 # --build-only           build test_progs, boot nothing
 # BPFSK_PROGS_TESTS      prog_tests/*.c names to build (default: the list
 #                        below); test_progs runs every test in them
+# BPFSK_PROGS_RUN        run only these of the built tests (test_progs -t
+#                        A,B; default: all of them)
 # BPFSK_PROGS_TIMEOUT    seconds a boot may take (default 3600)
 set -euo pipefail
 
@@ -88,6 +90,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
 cache=${BPFSK_CACHE:-/var/cache/bpfsk}
 boot_timeout=${BPFSK_PROGS_TIMEOUT:-3600}
+run_tests=${BPFSK_PROGS_RUN:+ bpfsk.tests=$BPFSK_PROGS_RUN}
 top=$cache/suites-$arch
 progs_top=$top/progs
 tree=$progs_top/src/linux-source-6.12
@@ -222,7 +225,7 @@ else
 	rm -rf "$subset"
 	mv "$subset.new" "$subset"
 fi
-log "subset: $(ls "$subset/prog_tests" | wc -l) prog_tests files, $(ls "$subset/progs"/*.c | wc -l) progs"
+log "subset: $(ls "$subset/prog_tests"/*.c | wc -l) prog_tests files, $(ls "$subset/progs"/*.c | wc -l) progs"
 
 # --- test_progs --------------------------------------------------------------------
 # The suites kernel's BTF (the same types in both variants, apart from the
@@ -307,7 +310,7 @@ boot() {
 	timeout --foreground -k 5 "$boot_timeout" \
 		"${qemu[@]}" -accel tcg -m 2048 -smp 1 -no-reboot -display none -monitor none -serial stdio \
 		-kernel "$top/out-$variant/$image" -initrd "$work/initramfs-$variant.cpio" \
-		-append "$console panic=-1 oops=panic quiet" \
+		-append "$console panic=-1 oops=panic quiet$run_tests" \
 		</dev/null 2>&1 | sed -u 's/\r//g' | tee "$log" |
 		while IFS= read -r line; do  # when each test ended, for the report's times
 			case "$line" in "=== SUITE test_progs" | "#"[0-9]*) echo "$(date +%s) $line" ;; esac
