@@ -4,7 +4,10 @@
 # qemu TCG, and compares them test by test. The pre-submission check for the
 # kernel series (not part of scripts/test.sh: see kernel-patches/README.md).
 #
-#   scripts/upstream-suites.sh [--arch x86_64|arm64] [--help]
+#   scripts/upstream-suites.sh [--arch x86_64|arm64] [--suite test_verifier|test_progs] [--help]
+#
+# --suite test_progs runs scripts/upstream-suites-progs.sh instead (a subset
+# of test_progs with the series' own selftests, x86_64; see its --help).
 #
 # 1. scripts/upstream-suites-build.sh: both kernels of the arch (same "suites"
 #    config), and each tree's test_verifier and bpf_testmod.ko (cached).
@@ -41,10 +44,17 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 		--arch) [ $# -ge 2 ] || { usage >&2; exit 2; }; arch=$2; shift 2 ;;
 		--arch=*) arch=${1#--arch=}; shift ;;
+		--suite) [ $# -ge 2 ] || { usage >&2; exit 2; }; suite_opt=$2; shift 2 ;;
+		--suite=*) suite_opt=${1#--suite=}; shift ;;
 		-h | --help) usage; exit 0 ;;
 		*) printf 'upstream-suites: error: unknown argument %s (see --help)\n' "$1" >&2; exit 2 ;;
 	esac
 done
+case "${suite_opt:-test_verifier}" in
+	test_verifier) ;;
+	test_progs) exec "$(dirname "$0")/upstream-suites-progs.sh" --arch "$arch" ;;
+	*) printf 'upstream-suites: error: --suite %s: test_verifier or test_progs\n' "$suite_opt" >&2; exit 2 ;;
+esac
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
