@@ -13,13 +13,16 @@
 #   baseline   the tree as Debian ships it
 #   patched    the tree with kernel-patches/*.patch applied
 #
-# and, from each variant's tree, upstream's test_verifier
+# and, from each variant's tree, upstream's test_verifier and test_maps
 # (tools/testing/selftests/bpf, with that tree's libbpf) and bpf_testmod.ko
 # (built against that variant's kernel). Outputs, per variant:
 #
 #   $BPFSK_CACHE/suites-<arch>/out-<variant>/
 #     bzImage (x86_64) or Image (arm64), config, bpf_testmod.ko, test_verifier,
 #     test_verifier.cases   number of test_verifier cases (its tests[] array)
+#     vmlinux.btf           the kernel's BTF (its .BTF section)
+#     maps/                 test_maps and the BPF objects it opens, built by
+#                           scripts/upstream-suites-maps.sh (clang-22)
 #
 #   scripts/upstream-suites-build.sh [baseline|patched]...   (default: both)
 #
@@ -30,8 +33,11 @@
 # what the series touches. A variant whose inputs (package version, tarball
 # size, both fragments, this script, the cross compiler, and for "patched"
 # the series) have not
-# changed only checks its stamp. BPFSK_KERNEL_JOBS sets make's parallelism
-# (default 2).
+# changed only checks its stamp. test_maps has a stamp of its own, keyed by
+# the variant's key, scripts/upstream-suites-maps.sh and clang-22's version:
+# a change to how test_maps is built rebuilds test_maps only (after a series
+# switch if the tree is on the other variant). BPFSK_KERNEL_JOBS sets make's
+# parallelism (default 2).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,7 +92,7 @@ case "$pkg_version" in
 	"$want_version"-*) ;;
 	*) die "$pkg is '$pkg_version', the series is for $want_version" ;;
 esac
-for tool in gcc "${cross}gcc" make flex bison bc pahole "${cross}nm"; do
+for tool in gcc "${cross}gcc" make flex bison bc pahole "${cross}nm" "${cross}objcopy"; do
 	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
 done
 # 0000-cover-letter.patch introduces the series and holds no change
@@ -220,6 +226,9 @@ build_variant() {
 	mkdir -p "$out"
 	cp "$obj/$image_src" "$out/$image"
 	cp "$obj/.config" "$out/config"
+	# test_maps' vmlinux.h comes from it, after the object directory has
+	# moved on to the other variant
+	"${cross}objcopy" -O binary --only-section=.BTF "$obj/vmlinux" "$out/vmlinux.btf"
 
 	# bpf_testmod.ko against this kernel (its BTF is split against vmlinux's)
 	log "$variant: building bpf_testmod.ko"
@@ -248,6 +257,29 @@ build_variant() {
 	log "$variant done in $(( $(date +%s) - start )) s: $out ($(cat "$out/test_verifier.cases") test_verifier cases)"
 }
 
+# --- test_maps of one variant ---------------------------------------------------------
+build_maps() {
+	local variant=$1 key out stamp start
+	key=$({
+		variant_key "$variant"
+		sha256sum "$repo/scripts/upstream-suites-maps.sh" | cut -d' ' -f1
+		clang-22 --version | head -1
+	} | sha256sum | cut -c1-16)
+	out=$top/out-$variant
+	stamp=$out/maps/stamp-$key
+	if [ -e "$stamp" ]; then
+		log "$variant test_maps up to date ($key)"
+		return 0
+	fi
+	start=$(date +%s)
+	if [ "$variant" = baseline ]; then switch_series none; else switch_series "$series_hash"; fi
+	BPFSK_ARCH=$arch BPFSK_KERNEL_JOBS=$jobs "$repo/scripts/upstream-suites-maps.sh" \
+		"$selftests" "$out/vmlinux.btf" "$top/selftests-$variant" "$out/maps" || die "$variant: test_maps"
+	touch "$stamp"
+	log "$variant test_maps done in $(( $(date +%s) - start )) s"
+}
+
 for v in "${variants[@]}"; do
 	build_variant "$v"
+	build_maps "$v"
 done
