@@ -73,13 +73,14 @@ for tool in gcc "$cross_cc" make flex bison bc pahole cpio; do
 	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
 done
 
-# 0000-cover-letter.patch introduces the series and holds no change
-mapfile -t patches < <(find "$patches_dir" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort)
-[ ${#patches[@]} -gt 0 ] || die "no patches in $patches_dir"
-
-series_hash=$(cat "${patches[@]}" | sha256sum | cut -c1-16)
+# patches, series_hash, applied_hash, switch_series
+series_lib=$repo/scripts/lib/kernel-series.sh
+# shellcheck source=lib/kernel-series.sh
+. "$series_lib"
+series_patches "$patches_dir"
+series_hash=$(series_hash "${patches[@]}")
 key=$( { echo "$pkg_version $(stat -c %s "$tarball")"; echo "$series_hash";
-	 sha256sum "$fragment" "$0" | cut -d' ' -f1;
+	 sha256sum "$fragment" "$0" "$series_lib" | cut -d' ' -f1;
 	 [ "$arch" = x86_64 ] || "$cross_cc" --version | head -1; } | sha256sum | cut -c1-16)
 
 mkdir -p "$cache" "$out"
@@ -115,60 +116,10 @@ check_version() {
 	[ "$v" = "$want_version" ] || die "tarball has kernel $v, expected $want_version"
 }
 
-# The series currently applied to $tree is kept in $tree/.bpfsk-applied/.
-applied_hash() {
-	local f=("$tree"/.bpfsk-applied/*.patch)
-	[ -e "${f[0]}" ] || { echo none; return; }
-	cat "${f[@]}" | sha256sum | cut -c1-16
-}
-
 [ -d "$tree/.bpfsk-applied" ] || extract
 check_version
 
-# Files the old or the new series touch, relative to $tree.
-touched_files() {
-	# a freshly extracted tree has no series applied yet
-	local old=("$tree"/.bpfsk-applied/*.patch)
-	[ -e "${old[0]}" ] || old=()
-	cat "${old[@]}" "${patches[@]}" | sed -n 's|^+++ b/||p' | sort -u
-}
-
-if [ "$(applied_hash)" != "$series_hash" ]; then
-	# Remember content and mtime of every file the switch may touch: the
-	# ones that end up unchanged get their mtime back, so that make only
-	# rebuilds what the new series really changes.
-	mtimes=$cache/kernel-${tag}mtimes
-	(cd "$tree" && touched_files | while read -r f; do
-		if [ -f "$f" ]; then
-			printf '%s %s %s\n' "$(sha256sum <"$f" | cut -c1-64)" \
-				"$(stat -c %Y "$f")" "$f"
-		fi
-	done) >"$mtimes"
-	if [ "$(applied_hash)" != none ]; then
-		log "reversing the previously applied series"
-		ok=1
-		for p in $(ls "$tree"/.bpfsk-applied/*.patch | LC_ALL=C sort -r); do
-			patch -d "$tree" -p1 -R -s -f --no-backup-if-mismatch <"$p" >/dev/null ||
-				{ ok=0; break; }
-		done
-		if [ $ok = 0 ]; then
-			log "reverse failed: starting from a fresh tree"
-			extract
-		fi
-		rm -f "$tree"/.bpfsk-applied/*.patch
-	fi
-	for p in "${patches[@]}"; do
-		log "applying $(basename "$p")"
-		patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p" ||
-			die "$(basename "$p") does not apply to linux-source $pkg_version"
-		cp "$p" "$tree/.bpfsk-applied/"
-	done
-	(cd "$tree" && while read -r sum mtime f; do
-		if [ -f "$f" ] && [ "$(sha256sum <"$f" | cut -c1-64)" = "$sum" ]; then
-			touch -d "@$mtime" "$f"
-		fi
-	done) <"$mtimes"
-fi
+switch_series "$series_hash" "$cache/kernel-${tag}mtimes"
 
 # --- config ----------------------------------------------------------------------
 mkdir -p "$obj"

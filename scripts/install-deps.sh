@@ -22,6 +22,9 @@ packages=(
 	patch
 	# test/stock: veth pairs in a network namespace (ip link)
 	iproute2
+	# scripts/upstream-suites-maps.sh: the selftests Makefile copies a test
+	# runner's extra files with rsync
+	rsync
 )
 
 # arm64 (BPFSK_ARCH=arm64; scripts/test.sh asks for it): cross-built

@@ -13,13 +13,16 @@
 #   baseline   the tree as Debian ships it
 #   patched    the tree with kernel-patches/*.patch applied
 #
-# and, from each variant's tree, upstream's test_verifier
+# and, from each variant's tree, upstream's test_verifier and test_maps
 # (tools/testing/selftests/bpf, with that tree's libbpf) and bpf_testmod.ko
 # (built against that variant's kernel). Outputs, per variant:
 #
 #   $BPFSK_CACHE/suites-<arch>/out-<variant>/
 #     bzImage (x86_64) or Image (arm64), config, bpf_testmod.ko, test_verifier,
 #     test_verifier.cases   number of test_verifier cases (its tests[] array)
+#     vmlinux.btf           the kernel's BTF (its .BTF section)
+#     maps/                 test_maps and the BPF objects it opens, built by
+#                           scripts/upstream-suites-maps.sh (clang-22)
 #
 #   scripts/upstream-suites-build.sh [baseline|patched]...   (default: both)
 #
@@ -28,10 +31,14 @@
 # once; both variants are built in one object directory from that tree,
 # switching the series in or out, so that the second variant only rebuilds
 # what the series touches. A variant whose inputs (package version, tarball
-# size, both fragments, this script, the cross compiler, and for "patched"
-# the series) have not
-# changed only checks its stamp. BPFSK_KERNEL_JOBS sets make's parallelism
-# (default 2).
+# size, both fragments, this script and scripts/lib/kernel-series.sh (the
+# series switching it shares with scripts/build-kernel.sh), the cross
+# compiler, and for "patched" the series) have not changed only checks its
+# stamp. test_maps has a stamp of its own, keyed by
+# the variant's key, scripts/upstream-suites-maps.sh and clang-22's version:
+# a change to how test_maps is built rebuilds test_maps only (after a series
+# switch if the tree is on the other variant). BPFSK_KERNEL_JOBS sets make's
+# parallelism (default 2).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,31 +93,26 @@ case "$pkg_version" in
 	"$want_version"-*) ;;
 	*) die "$pkg is '$pkg_version', the series is for $want_version" ;;
 esac
-for tool in gcc "${cross}gcc" make flex bison bc pahole "${cross}nm"; do
+for tool in gcc "${cross}gcc" make flex bison bc pahole "${cross}nm" "${cross}objcopy"; do
 	command -v "$tool" >/dev/null || die "$tool missing (scripts/install-deps.sh)"
 done
-# 0000-cover-letter.patch introduces the series and holds no change
-mapfile -t patches < <(find "$patches_dir" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | LC_ALL=C sort)
-[ ${#patches[@]} -gt 0 ] || die "no patches in $patches_dir"
-series_hash=$(cat "${patches[@]}" | sha256sum | cut -c1-16)
+# patches, series_hash, applied_hash, switch_series
+series_lib=$repo/scripts/lib/kernel-series.sh
+# shellcheck source=lib/kernel-series.sh
+. "$series_lib"
+series_patches "$patches_dir"
+series_hash=$(series_hash "${patches[@]}")
 
 variant_key() {
 	{
 		echo "$1 $pkg_version $(stat -c %s "$tarball")"
-		sha256sum "${fragments[@]}" "$0" | cut -d' ' -f1
+		sha256sum "${fragments[@]}" "$0" "$series_lib" | cut -d' ' -f1
 		[ "$arch" = x86_64 ] || { echo "$arch"; "${cross}gcc" --version | head -1; }
 		[ "$1" = baseline ] || echo "$series_hash"
 	} | sha256sum | cut -c1-16
 }
 
 # --- the tree and its series ---------------------------------------------------
-# The series currently applied to $tree is kept in $tree/.bpfsk-applied/.
-applied_hash() {
-	local f=("$tree"/.bpfsk-applied/*.patch)
-	[ -e "${f[0]}" ] || { echo none; return; }
-	cat "${f[@]}" | sha256sum | cut -c1-16
-}
-
 extract() {
 	log "extracting $tarball"
 	rm -rf "$src_root"
@@ -120,46 +122,6 @@ extract() {
 	local v
 	v=$(make -s -C "$tree" kernelversion 2>/dev/null) || v="(unreadable)"
 	[ "$v" = "$want_version" ] || die "tarball has kernel $v, expected $want_version"
-}
-
-# Brings the tree to the wanted series: "none" (baseline) or the current one.
-# Files whose content ends up as it was get their mtime back, so that make
-# rebuilds only what really changed.
-switch_series() {
-	local want=$1 mtimes=$top/mtimes p old=("$tree"/.bpfsk-applied/*.patch)
-	local have
-	have=$(applied_hash)
-	[ "$have" = "$want" ] && return 0
-	[ -e "${old[0]}" ] || old=()
-	(cd "$tree" && cat "${old[@]}" "${patches[@]}" | sed -n 's|^+++ b/||p' | sort -u |
-		while read -r f; do
-			[ -f "$f" ] && printf '%s %s %s\n' "$(sha256sum <"$f" | cut -c1-64)" \
-				"$(stat -c %Y "$f")" "$f"
-		done) >"$mtimes" || true
-	if [ "$have" != none ]; then
-		log "reversing the applied series"
-		for p in $(ls "$tree"/.bpfsk-applied/*.patch | LC_ALL=C sort -r); do
-			if ! patch -d "$tree" -p1 -R -s -f --no-backup-if-mismatch <"$p" >/dev/null; then
-				log "reverse failed: starting from a fresh tree"
-				extract
-				break
-			fi
-		done
-		rm -f "$tree"/.bpfsk-applied/*.patch
-	fi
-	if [ "$want" != none ]; then
-		for p in "${patches[@]}"; do
-			log "applying $(basename "$p")"
-			patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p" ||
-				die "$(basename "$p") does not apply to linux-source $pkg_version"
-			cp "$p" "$tree/.bpfsk-applied/"
-		done
-	fi
-	(cd "$tree" && while read -r sum mtime f; do
-		if [ -f "$f" ] && [ "$(sha256sum <"$f" | cut -c1-64)" = "$sum" ]; then
-			touch -d "@$mtime" "$f"
-		fi
-	done) <"$mtimes"
 }
 
 # --- config: the same for both variants -------------------------------------------
@@ -201,7 +163,7 @@ configure() {
 
 # --- one variant ---------------------------------------------------------------------
 build_variant() {
-	local variant=$1 key out stamp start size count
+	local variant=$1 key out stamp start size count want
 	key=$(variant_key "$variant")
 	out=$top/out-$variant
 	stamp=$out/stamp-$key
@@ -211,7 +173,8 @@ build_variant() {
 	fi
 	start=$(date +%s)
 	[ -d "$tree/.bpfsk-applied" ] || extract
-	if [ "$variant" = baseline ]; then switch_series none; else switch_series "$series_hash"; fi
+	if [ "$variant" = baseline ]; then want=none; else want=$series_hash; fi
+	switch_series "$want" "$top/mtimes"
 	configure "$variant"
 
 	log "$variant: building $arch $image (-j$jobs)"
@@ -220,6 +183,9 @@ build_variant() {
 	mkdir -p "$out"
 	cp "$obj/$image_src" "$out/$image"
 	cp "$obj/.config" "$out/config"
+	# test_maps' vmlinux.h comes from it, after the object directory has
+	# moved on to the other variant
+	"${cross}objcopy" -O binary --only-section=.BTF "$obj/vmlinux" "$out/vmlinux.btf"
 
 	# bpf_testmod.ko against this kernel (its BTF is split against vmlinux's)
 	log "$variant: building bpf_testmod.ko"
@@ -248,6 +214,30 @@ build_variant() {
 	log "$variant done in $(( $(date +%s) - start )) s: $out ($(cat "$out/test_verifier.cases") test_verifier cases)"
 }
 
+# --- test_maps of one variant ---------------------------------------------------------
+build_maps() {
+	local variant=$1 key out stamp start want
+	key=$({
+		variant_key "$variant"
+		sha256sum "$repo/scripts/upstream-suites-maps.sh" | cut -d' ' -f1
+		clang-22 --version | head -1
+	} | sha256sum | cut -c1-16)
+	out=$top/out-$variant
+	stamp=$out/maps/stamp-$key
+	if [ -e "$stamp" ]; then
+		log "$variant test_maps up to date ($key)"
+		return 0
+	fi
+	start=$(date +%s)
+	if [ "$variant" = baseline ]; then want=none; else want=$series_hash; fi
+	switch_series "$want" "$top/mtimes"
+	BPFSK_ARCH=$arch BPFSK_KERNEL_JOBS=$jobs "$repo/scripts/upstream-suites-maps.sh" \
+		"$selftests" "$out/vmlinux.btf" "$top/selftests-$variant" "$out/maps" || die "$variant: test_maps"
+	touch "$stamp"
+	log "$variant test_maps done in $(( $(date +%s) - start )) s"
+}
+
 for v in "${variants[@]}"; do
 	build_variant "$v"
+	build_maps "$v"
 done

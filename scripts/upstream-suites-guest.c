@@ -9,12 +9,15 @@
  *   bpfsk.harden=N              net.core.bpf_jit_harden for the run
  *   bpfsk.ranges=A-B,C-D        test_verifier's case ranges to run
  *                               (inclusive, within its cases: test_verifier
- *                               runs all cases when a bound is out of range)
+ *                               runs all cases when a bound is out of range);
+ *                               the other suites (test_maps) take no
+ *                               arguments and run once, ranges ignored
  *   bpfsk.budget=S              seconds a case may run without printing a
  *                               line (default 0: no limit)
  *
  * sets kernel.unprivileged_bpf_disabled=0 (else test_verifier skips the
- * unprivileged half of every case), runs the suite with its output on the
+ * unprivileged half of every case), brings the loopback interface up
+ * (test_maps' sockmap and reuseport tests bind to 127.0.0.1), runs the suite with its output on the
  * console through a pseudo-terminal (so that it is line-buffered and a case
  * that overruns its budget can be named), and at the end prints the kernel
  * log between "=== DMESG BEGIN" and "=== DMESG END" for the host to check
@@ -24,18 +27,22 @@
  * (unprivileged half, then privileged half) and the verdict on the same
  * line, so the last complete line names the last finished half. The runner
  * kills it, prints "=== BUDGET after <last line's #N/x>", and resumes after
- * the case that was running.
+ * the case that was running. A suite without case ranges is killed and not
+ * resumed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -133,6 +140,27 @@ static void set_sysctl(const char *path, int value)
 	close(fd);
 }
 
+/* The initramfs has no network set-up: "lo" starts down. */
+static void bring_up_loopback(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr))
+		die("lo");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+		die("lo up");
+	printf("=== LOOPBACK up\n");
+	close(fd);
+}
+
+/* test_verifier takes case ranges; the other suites run once, whole. */
+static int takes_ranges(const struct orders *o)
+{
+	return !strcmp(o->suite, "test_verifier");
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -162,7 +190,8 @@ static long run_range(const struct orders *o, long first, long last)
 	snprintf(path, sizeof(path), "/suites/%s", o->suite);
 	snprintf(a, sizeof(a), "%ld", first);
 	snprintf(b, sizeof(b), "%ld", last);
-	printf("=== RANGE %ld-%ld\n", first, last);
+	if (takes_ranges(o))
+		printf("=== RANGE %ld-%ld\n", first, last);
 	pid = fork();
 	if (pid < 0)
 		die("fork");
@@ -182,7 +211,10 @@ static long run_range(const struct orders *o, long first, long last)
 		dup2(slave, 2);
 		close(slave);
 		close(master);
-		execl(path, path, a, b, (char *)NULL);
+		if (takes_ranges(o))
+			execl(path, path, a, b, (char *)NULL);
+		else
+			execl(path, path, (char *)NULL);
 		perror("exec");
 		_exit(127);
 	}
@@ -208,13 +240,17 @@ static long run_range(const struct orders *o, long first, long last)
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			close(master);
+			if (line_len)
+				printf("\n");
+			if (!takes_ranges(o)) {
+				printf("=== BUDGET %ld s exceeded: killed\n", o->budget_s);
+				return -1;
+			}
 			/* as root, every case has a /p half after its /u half */
 			if (last_index < 0)
 				resume = first + 1;
 			else
 				resume = last_half == 'u' ? last_index + 1 : last_index + 2;
-			if (line_len)
-				printf("\n");
 			printf("=== BUDGET %ld s exceeded after #%ld/%c: killed, resuming at #%ld\n",
 			       o->budget_s, last_index, last_half ? last_half : '-', resume);
 			return resume;
@@ -248,7 +284,10 @@ static long run_range(const struct orders *o, long first, long last)
 	if (waitpid(pid, &status, 0) < 0)
 		die("waitpid");
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	printf("=== RANGE-EXIT %ld-%ld rc=%d\n", first, last, rc);
+	if (takes_ranges(o))
+		printf("=== RANGE-EXIT %ld-%ld rc=%d\n", first, last, rc);
+	else
+		printf("=== SUITE-EXIT %s rc=%d\n", o->suite, rc);
 	return -1;
 }
 
@@ -285,14 +324,17 @@ int main(void)
 		die("mount devpts");
 	set_sysctl("/proc/sys/kernel/unprivileged_bpf_disabled", 0);
 	set_sysctl("/proc/sys/net/core/bpf_jit_harden", o.harden);
+	bring_up_loopback();
 	if (chdir("/suites"))
 		die("/suites");
 	printf("=== SUITE %s harden=%d budget=%ld\n", o.suite, o.harden, o.budget_s);
-	if (!o.range_cnt) {
+	if (!takes_ranges(&o)) {
+		run_range(&o, 0, 0);
+	} else if (!o.range_cnt) {
 		printf("=== GUEST ERROR no bpfsk.ranges\n");
 		return 2;
 	}
-	for (int i = 0; i < o.range_cnt; i++) {
+	for (int i = 0; takes_ranges(&o) && i < o.range_cnt; i++) {
 		long first = o.ranges[i].first;
 
 		while (first >= 0 && first <= o.ranges[i].last)

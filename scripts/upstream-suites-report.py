@@ -12,6 +12,13 @@ patched kernel's output for it. Each run also has two checks of its own:
 "(run completed)" (the guest reached the end: no crash, no timeout) and
 "(kernel log clean)" (no WARN, BUG, oops or panic in the guest's kernel log).
 
+test_verifier's tests are its "#N/u" and "#N/p" lines. test_maps prints a
+line only for its map_tests/ ("<test>:PASS", "<test> SKIP (...)"), stops at
+the first failure ("<function>(<line>):FAIL:<tag> ..."), and prints
+"test_maps: OK, N SKIPPED" after the last test: that line is its test
+"(test_maps: OK)", which stands for the tests of test_maps.c, which print
+nothing when they pass.
+
 Exits 1 when a test (or check) passes on the baseline and does not pass on
 the patched kernel, 2 on missing or unreadable logs, else 0.
 """
@@ -31,6 +38,10 @@ FAIL = re.compile(r"^(.*?) FAIL\b")
 PASS_GARBLED = re.compile(r"^(.*?) (?:\d+ cases )?OK")
 SKIP_GARBLED = re.compile(r"^(.*?) SKIP")
 BUDGET = re.compile(r"^=== BUDGET (\d+) s exceeded after #(-?\d+)/([-up]): killed, resuming at #(\d+)")
+MAPS_PASS = re.compile(r"^(\w+):PASS(.*)$")
+MAPS_SKIP = re.compile(r"^(\w+) SKIP\b")
+MAPS_FAIL = re.compile(r"^(\w+)\(\d+\):FAIL:")
+MAPS_OK = re.compile(r"^test_maps: OK, (\d+) SKIPPED$")
 KERNEL_TROUBLE = re.compile(
     r"WARNING: |BUG: |BUG at |Oops|general protection fault|Kernel panic|"
     r"UBSAN: |KASAN: |Call Trace:|watchdog: |rcu: INFO|hung_task|"
@@ -40,7 +51,23 @@ KERNEL_TROUBLE = re.compile(
 Result = collections.namedtuple("Result", "status index lines")
 
 
-def parse_log(path, excluded):
+def maps_result(line):
+    """(key, status) of a test_maps line that gives a test's result, else None."""
+    m = MAPS_PASS.match(line)
+    if m:
+        return (m.group(1) + m.group(2)).rstrip(), "pass"
+    m = MAPS_SKIP.match(line)
+    if m:
+        return m.group(1), "skip"
+    m = MAPS_FAIL.match(line)
+    if m:
+        return m.group(1), "fail"
+    if MAPS_OK.match(line):
+        return "(test_maps: OK)", "pass"
+    return None
+
+
+def parse_log(path, suite):
     """Returns (results by test key, facts about the run)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().splitlines()
@@ -66,13 +93,23 @@ def parse_log(path, excluded):
             facts["completed"] = True
         elif line.startswith("=== SYSCTL "):
             facts["sysctl"].append(line[len("=== SYSCTL "):])
-        elif line.startswith("=== GUEST ERROR"):
+        elif line.startswith("=== GUEST ERROR") or line.endswith("s exceeded: killed"):
             facts["guest_error"].append(line)
         m = BUDGET.match(line)
         if m:
             after = int(m.group(2))
             facts["budget"].append((after, int(m.group(4))))
-        m = CASE.match(line)
+        if suite == "test_maps":
+            r = maps_result(line)
+            if r:
+                key, status = r
+                seen[key] += 1
+                if seen[key] > 1:
+                    key = "%s (%d)" % (key, seen[key])
+                current = key
+                results[key] = Result(status, len(results), [line])
+                continue
+        m = CASE.match(line) if suite == "test_verifier" else None
         if m:
             index, half, rest = int(m.group(1)), m.group(2), m.group(3)
             for status, pattern in (("pass", PASS), ("skip", SKIP), ("fail", FAIL),
@@ -124,7 +161,7 @@ def main():
             continue
         variant, suite, harden = m.group(1), m.group(2), int(m.group(3))
         excluded = read_excluded(os.path.join(top, "%s.excluded-h%d" % (variant, harden)))
-        results, facts = parse_log(os.path.join(top, name), excluded)
+        results, facts = parse_log(os.path.join(top, name), suite)
         runs.setdefault((suite, harden), {})[variant] = (results, facts, excluded)
     if not runs:
         print("upstream-suites-report: %s: error: no <variant>-<suite>-h<N>.log files" % top,
@@ -194,7 +231,8 @@ def main():
             before, after = status["baseline"].get(key), status["patched"].get(key)
             regression = before == "pass" and after != "pass"
             regressions += regression
-            name = "#%d/%s" % (index_of[key], key) if key in index_of else key
+            name = ("#%d/%s" % (index_of[key], key)
+                    if key in index_of and suite == "test_verifier" else key)
             print("  %s%s: %s -> %s" % ("REGRESSION " if regression else "",
                                         name, before, after))
             results = by_variant["patched"][0]

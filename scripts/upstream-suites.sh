@@ -10,12 +10,15 @@
 # of test_progs with the series' own selftests, x86_64; see its --help).
 #
 # 1. scripts/upstream-suites-build.sh: both kernels of the arch (same "suites"
-#    config), and each tree's test_verifier and bpf_testmod.ko (cached).
+#    config), and each tree's test_verifier, test_maps (with the BPF objects
+#    it opens) and bpf_testmod.ko (cached).
 # 2. For each kernel, an initramfs with scripts/qemu-init.c as /init,
 #    scripts/upstream-suites-guest.c as its one test, and in /suites
-#    test_verifier, bpf_testmod.ko and the shared libraries test_verifier
-#    needs; booted once per bpf_jit_harden level with
-#    kernel.unprivileged_bpf_disabled=0 (x86_64: qemu-system-x86_64; arm64:
+#    test_verifier, test_maps, their BPF objects, bpf_testmod.ko and the
+#    shared libraries they need; booted with
+#    kernel.unprivileged_bpf_disabled=0 and the loopback interface up, for
+#    test_verifier once per bpf_jit_harden level, then for test_maps once at
+#    bpf_jit_harden=0 (x86_64: qemu-system-x86_64; arm64:
 #    qemu-system-aarch64 -M virt, BPFSK_QEMU_CPU, default cortex-a57).
 # 3. scripts/upstream-suites-report.py: per-suite table, every test whose
 #    result differs between baseline and patched; a WARN, BUG or oops in the
@@ -34,6 +37,9 @@
 #                       counted as a timeout. The runner shares the one vCPU
 #                       with the case, so BPFSK_SUITES_TIMEOUT is the hard
 #                       limit (see kernel-patches/README.md)
+# BPFSK_SUITES_MAPS_BUDGET  seconds test_maps may run without printing a
+#                       line (default 3600); over it, it is killed and its
+#                       remaining tests count as not run
 # BPFSK_SUITES_TIMEOUT  seconds a boot may take (default 5400)
 # BPFSK_SUITES_JOBS     kernels booted at once (default 2, one vCPU each)
 set -euo pipefail
@@ -63,6 +69,7 @@ harden_levels=${BPFSK_SUITES_HARDEN:-0 2}
 budget=${BPFSK_SUITES_BUDGET:-600}
 boot_timeout=${BPFSK_SUITES_TIMEOUT:-5400}
 boot_jobs=${BPFSK_SUITES_JOBS:-2}
+maps_budget=${BPFSK_SUITES_MAPS_BUDGET:-3600}
 suite=test_verifier
 
 # test_verifier cases left out at bpf_jit_harden=2 (they run at 0): each
@@ -159,8 +166,10 @@ for variant in baseline patched; do
 	mkdir -p "$stage/tests" "$stage/suites"
 	cp "$work/init" "$stage/init"
 	cp "$work/guest" "$stage/tests/upstream-suites"
-	cp "$out/$suite" "$out/bpf_testmod.ko" "$stage/suites/"
+	cp "$out/$suite" "$out/bpf_testmod.ko" "$out"/maps/* "$stage/suites/"
+	rm -f "$stage"/suites/stamp-*
 	copy_libraries "$out/$suite" "$stage"
+	copy_libraries "$out/maps/test_maps" "$stage"
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) \
 		>"$work/initramfs-$variant.cpio"
 done
@@ -198,18 +207,18 @@ ranges_for() {
 # against HPET's 2791 MHz), and the guest's clock, and so the case budget,
 # with it. arm64's architected timer has a fixed frequency given by qemu.
 boot() {
-	local variant=$1 harden=$2 ranges=$3 log=$results/$1-$suite-h$2.log t0 rc
+	local suite=$1 variant=$2 harden=$3 ranges=$4 budget=$5 log=$results/$2-$1-h$3.log t0 rc
 	t0=$(date +%s)
 	set +e
 	timeout --foreground -k 5 "$boot_timeout" \
 		"${qemu[@]}" -accel tcg -m 1024 -smp 1 -no-reboot -display none -monitor none -serial stdio \
 		-kernel "$top/out-$variant/$image" -initrd "$work/initramfs-$variant.cpio" \
-		-append "$console panic=-1 oops=panic quiet bpfsk.suite=$suite bpfsk.harden=$harden bpfsk.budget=$budget bpfsk.ranges=$ranges" \
+		-append "$console panic=-1 oops=panic quiet bpfsk.suite=$suite bpfsk.harden=$harden bpfsk.budget=$budget${ranges:+ bpfsk.ranges=$ranges}" \
 		</dev/null 2>&1 | sed -u 's/\r//g' >"$log"  # unbuffered: the log grows as it runs
 	rc=${PIPESTATUS[0]}
 	set -e
 	[ "$rc" != 124 ] && [ "$rc" != 137 ] || echo "=== HOST boot timed out after $boot_timeout s" >>"$log"
-	echo "$variant $suite harden=$harden: $(( $(date +%s) - t0 )) s (qemu rc=$rc, ranges $ranges)" >>"$results/times"
+	echo "$variant $suite harden=$harden: $(( $(date +%s) - t0 )) s (qemu rc=$rc${ranges:+, ranges $ranges})" >>"$results/times"
 	log "$variant $suite harden=$harden done in $(( $(date +%s) - t0 )) s"
 }
 
@@ -218,7 +227,7 @@ for harden in $harden_levels; do
 	for variant in baseline patched; do
 		ranges=$(ranges_for "$variant" "$harden")
 		log "$variant $suite harden=$harden: booting (cases $ranges)"
-		boot "$variant" "$harden" "$ranges" &
+		boot "$suite" "$variant" "$harden" "$ranges" "$budget" &
 		pids+=($!)
 		if [ ${#pids[@]} -ge "$boot_jobs" ]; then
 			wait "${pids[0]}"
@@ -227,6 +236,20 @@ for harden in $harden_levels; do
 	done
 	for p in "${pids[@]}"; do wait "$p"; done
 done
+
+# test_maps: once per kernel, at bpf_jit_harden=0 (it tests maps; its few
+# programs are small). It takes no case ranges: the guest runs it whole.
+pids=()
+for variant in baseline patched; do
+	log "$variant test_maps: booting"
+	boot test_maps "$variant" 0 "" "$maps_budget" &
+	pids+=($!)
+	if [ ${#pids[@]} -ge "$boot_jobs" ]; then
+		wait "${pids[0]}"
+		pids=("${pids[@]:1}")
+	fi
+done
+for p in "${pids[@]}"; do wait "$p"; done
 
 set +e
 python3 "$repo/scripts/upstream-suites-report.py" --arch "$arch" "$results" | tee "$results/report"
