@@ -93,26 +93,15 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 			(unsigned long long)branch->target * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
-	site->entry = branch->entry;
-	site->section = branch->section;
+	site->entry = (uint32_t)branch->entry;
+	site->section = (uint32_t)branch->section;
 	site->insn = branch->insn;
 	site->target = branch->target;
-	site->key = (size_t)k;
-	site->function = (size_t)f;
+	site->key = (uint32_t)k;
+	site->function = (uint32_t)f;
 	site->jump_when_off = branch->jump_when_off;
 	site->wide = branch->wide;
 	return 0;
-}
-
-static int cmp_site(const void *a, const void *b)
-{
-	const struct bk_site *x = a, *y = b;
-
-	if (x->function != y->function)
-		return x->function < y->function ? -1 : 1;
-	if (x->insn != y->insn)
-		return x->insn < y->insn ? -1 : 1;
-	return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
 int bk_read_sites(struct bk_object *obj)
@@ -123,6 +112,12 @@ int bk_read_sites(struct bk_object *obj)
 
 	if (elfobj_read_static_keys(&obj->file, &branches, &count))
 		return -1;
+	if (count >= UINT32_MAX || obj->function_count >= UINT32_MAX ||
+	    obj->section_count >= UINT32_MAX) {
+		bk_error(obj, "too many functions, sections or static-key sites (4G)");
+		free(branches);
+		return -1;
+	}
 	obj->sites = bk_xcalloc(count, sizeof(*obj->sites));
 	for (size_t i = 0; i < count; i++) {
 		if (read_site(obj, &branches[i], &obj->sites[obj->site_count], &function_hint))
@@ -133,8 +128,12 @@ int bk_read_sites(struct bk_object *obj)
 	free(branches);
 	if (errors)
 		return -1;
-	/* by function (elfobj has checked there is one entry per instruction) */
-	elfobj_sort(obj->sites, obj->site_count, sizeof(*obj->sites), cmp_site);
+	/*
+	 * The sites are in (function, instruction) order already, no sort needed:
+	 * elfobj gives the branches by (section, instruction), one per
+	 * instruction, and the functions, sorted by (section, start), do not
+	 * overlap, so each site's function is at or after the previous site's.
+	 */
 	for (size_t i = 0; i < obj->site_count; i++) {
 		struct bk_function *fn = &obj->functions[obj->sites[i].function];
 
@@ -313,7 +312,7 @@ int bk_build_instances(struct bk_object *obj)
 
 	if (obj->function_count >= UINT32_MAX || obj->site_count >= UINT32_MAX ||
 	    obj->key_count >= UINT32_MAX) {
-		bk_error(obj, "too many functions, sites or keys (4 GiB)");
+		bk_error(obj, "too many functions, sites or keys (4G)");
 		return -1;
 	}
 	programs = programs_by_name(obj, &program_count);
@@ -386,7 +385,7 @@ int bk_build_instances(struct bk_object *obj)
 	for (size_t i = 0; i < obj->function_count; i++) /* reached[] first: it is smaller */
 		if (!reached[i] && obj->functions[i].site_count)
 			bk_warn(obj,
-				"function '%s' (section '%s') has %zu static-key site(s) but no "
+				"function '%s' (section '%s') has %u static-key site(s) but no "
 				"program calls it",
 				obj->functions[i].name,
 				obj->sections[obj->functions[i].section].name,
