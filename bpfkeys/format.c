@@ -45,11 +45,9 @@ static struct function_strings *function_strings_new(const struct bk_object *obj
 	*bytes = 0;
 	for (size_t f = 0; f < obj->function_count; f++) {
 		const char *name = obj->functions[f].name;
-		uint64_t h = 1469598103934665603ULL; /* elfobj_hash_name(), with the length */
-		size_t len = 0;
+		size_t len;
+		uint64_t h = elfobj_hash_name_length(name, &len);
 
-		for (; name[len]; len++)
-			h = (h ^ (unsigned char)name[len]) * 1099511628211ULL;
 		if (len >= UINT32_MAX) {
 			bk_error(obj, "function name of %zu bytes", len);
 			free(strings);

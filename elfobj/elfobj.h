@@ -238,6 +238,7 @@ struct elfobj_strtab {
 	size_t slot_count, used;
 };
 uint64_t elfobj_hash_name(const char *s); /* FNV-1a */
+uint64_t elfobj_hash_name_length(const char *s, size_t *length); /* and strlen() */
 int elfobj_strtab_init(struct elfobj_strtab *table);
 void elfobj_strtab_free(struct elfobj_strtab *table);
 /* The offset of an identical string, added if needed; <0 (reported) on error. */

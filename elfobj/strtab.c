@@ -33,10 +33,19 @@ static uint32_t slot_offset(uint64_t slot)
 
 uint64_t elfobj_hash_name(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	size_t length;
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return elfobj_hash_name_length(s, &length);
+}
+
+uint64_t elfobj_hash_name_length(const char *s, size_t *length)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	size_t i = 0;
+
+	for (; s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	*length = i;
 	return h;
 }
 
