@@ -48,16 +48,17 @@ struct bk_section {
 	size_t rel_count;
 };
 
+/* 32-bit indices: bk_read_sites() refuses objects with 4G functions, sections or sites. */
 struct bk_function {
 	const char *name;
-	size_t symbol; /* index in .symtab */
-	size_t section; /* ELF section index */
 	uint64_t start; /* first instruction, index in the section */
 	uint64_t count; /* instructions */
-	bool is_program; /* a libbpf program: in an executable section other than .text */
 	size_t *callees; /* BPF-to-BPF calls and callbacks taken by address */
 	size_t callee_count, callee_cap;
-	size_t first_site, site_count; /* into obj->sites, after sorting by function */
+	uint32_t symbol; /* index in .symtab */
+	uint32_t section; /* ELF section index */
+	uint32_t first_site, site_count; /* into obj->sites, after sorting by function */
+	bool is_program; /* a libbpf program: in an executable section other than .text */
 };
 
 struct bk_key {
@@ -71,12 +72,12 @@ struct bk_key {
 };
 
 struct bk_site {
-	size_t entry; /* index of the .static_keys entry */
-	size_t section; /* ELF section of the branch */
 	uint64_t insn; /* instruction index in the section */
 	uint64_t target; /* target instruction index in the section */
-	size_t key; /* index in obj->keys */
-	size_t function; /* index in obj->functions */
+	uint32_t entry; /* index of the .static_keys entry */
+	uint32_t section; /* ELF section of the branch */
+	uint32_t key; /* index in obj->keys */
+	uint32_t function; /* index in obj->functions */
 	bool jump_when_off; /* polarity: nop_or_goto(l) */
 	bool wide; /* 32-bit (gotol) form */
 };

@@ -20,25 +20,44 @@ static uint32_t strtab_add(struct elfobj_strtab *st, const char *s)
 }
 
 /*
- * What the entries need of function f: its name and section, and the string
- * offsets of both once added (name 0 until then). One compact array, filled
- * in function order: instances and sites name functions in no useful order,
- * and reading obj->functions there was a cache miss each.
+ * What the entries need of function f: its name (with its length and hash)
+ * and section, and the string offsets of both once added (name 0 until then).
+ * One compact array, filled in function order: instances and sites name
+ * functions in no useful order, and reading obj->functions there was a cache
+ * miss each. The names are hashed here, where they are read in the order of
+ * the symbols, instead of at each first use, a cache miss into the input's
+ * string table each.
  */
 struct function_strings {
 	const char *name;
-	size_t section;
+	uint64_t hash;
+	uint32_t length;
+	uint32_t section;
 	uint32_t name_offset;
 	uint32_t section_offset;
 };
 
-static struct function_strings *function_strings_new(const struct bk_object *obj)
+/* NULL (reported) if a name is too long for the format's 32-bit offsets */
+static struct function_strings *function_strings_new(const struct bk_object *obj, size_t *bytes)
 {
-	struct function_strings *strings = bk_xcalloc(obj->function_count, sizeof(*strings));
+	struct function_strings *strings = bk_xcalloc(obj->function_count + 1, sizeof(*strings));
 
+	*bytes = 0;
 	for (size_t f = 0; f < obj->function_count; f++) {
-		strings[f].name = obj->functions[f].name;
-		strings[f].section = obj->functions[f].section;
+		const char *name = obj->functions[f].name;
+		size_t len;
+		uint64_t h = elfobj_hash_name_length(name, &len);
+
+		if (len >= UINT32_MAX) {
+			bk_error(obj, "function name of %zu bytes", len);
+			free(strings);
+			return NULL;
+		}
+		strings[f].name = name;
+		strings[f].hash = h;
+		strings[f].length = (uint32_t)len;
+		strings[f].section = (uint32_t)obj->functions[f].section;
+		*bytes += len + 1;
 	}
 	return strings;
 }
@@ -47,9 +66,14 @@ static struct function_strings *function_strings_new(const struct bk_object *obj
 static void add_function_names(struct elfobj_strtab *st, const struct bk_object *obj,
 			       struct function_strings *fn, uint32_t *section_name)
 {
+	int64_t offset;
+
 	if (fn->name_offset)
 		return;
-	fn->name_offset = strtab_add(st, fn->name);
+	offset = elfobj_strtab_add_hashed(st, fn->name, fn->length, fn->hash);
+	if (offset < 0)
+		exit(1);
+	fn->name_offset = (uint32_t)offset;
 	if (!section_name[fn->section])
 		section_name[fn->section] = strtab_add(st, obj->sections[fn->section].name);
 	fn->section_offset = section_name[fn->section];
@@ -105,7 +129,7 @@ static void prefetch_name(const struct function_strings *fn)
 static void prefetch_name_slot(const struct elfobj_strtab *st, const struct function_strings *fn)
 {
 	if (!fn->name_offset)
-		elfobj_strtab_prefetch(st, fn->name);
+		elfobj_strtab_prefetch_hashed(st, fn->hash);
 }
 
 int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size)
@@ -122,6 +146,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	uint32_t *section_name = bk_xcalloc(obj->section_count, sizeof(uint32_t));
 	struct site_summary *summary = NULL;
 	uint8_t *buf = NULL;
+	size_t name_bytes;
 	uint64_t total;
 	int err = -1;
 
@@ -149,7 +174,17 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	insts = (struct bpfkeys_instance *)(buf + sizeof(hdr) + key_count * sizeof(*keys));
 	sites = (struct bpfkeys_site *)(insts + obj->instance_count);
 	summary = summarize_sites(obj);
-	strings = function_strings_new(obj);
+	strings = function_strings_new(obj, &name_bytes);
+	if (!strings)
+		goto out;
+	/* at most every function, key and section name: the table never grows */
+	for (size_t i = 0; i < obj->key_count; i++)
+		name_bytes += strlen(obj->keys[i].name) + 1;
+	for (size_t i = 0; i < obj->section_count; i++)
+		name_bytes += obj->sections[i].name ? strlen(obj->sections[i].name) + 1 : 0;
+	if (elfobj_strtab_reserve(&st, obj->function_count + obj->key_count + obj->section_count,
+				  name_bytes))
+		exit(1);
 	for (size_t i = 0; i < obj->key_count; i++) {
 		const struct bk_key *key = &obj->keys[i];
 		struct bpfkeys_key *out_key;

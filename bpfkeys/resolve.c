@@ -93,26 +93,15 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 			(unsigned long long)branch->target * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
-	site->entry = branch->entry;
-	site->section = branch->section;
+	site->entry = (uint32_t)branch->entry;
+	site->section = (uint32_t)branch->section;
 	site->insn = branch->insn;
 	site->target = branch->target;
-	site->key = (size_t)k;
-	site->function = (size_t)f;
+	site->key = (uint32_t)k;
+	site->function = (uint32_t)f;
 	site->jump_when_off = branch->jump_when_off;
 	site->wide = branch->wide;
 	return 0;
-}
-
-static int cmp_site(const void *a, const void *b)
-{
-	const struct bk_site *x = a, *y = b;
-
-	if (x->function != y->function)
-		return x->function < y->function ? -1 : 1;
-	if (x->insn != y->insn)
-		return x->insn < y->insn ? -1 : 1;
-	return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
 int bk_read_sites(struct bk_object *obj)
@@ -123,6 +112,12 @@ int bk_read_sites(struct bk_object *obj)
 
 	if (elfobj_read_static_keys(&obj->file, &branches, &count))
 		return -1;
+	if (count >= UINT32_MAX || obj->function_count >= UINT32_MAX ||
+	    obj->section_count >= UINT32_MAX) {
+		bk_error(obj, "too many functions, sections or static-key sites (4G)");
+		free(branches);
+		return -1;
+	}
 	obj->sites = bk_xcalloc(count, sizeof(*obj->sites));
 	for (size_t i = 0; i < count; i++) {
 		if (read_site(obj, &branches[i], &obj->sites[obj->site_count], &function_hint))
@@ -133,8 +128,12 @@ int bk_read_sites(struct bk_object *obj)
 	free(branches);
 	if (errors)
 		return -1;
-	/* by function (elfobj has checked there is one entry per instruction) */
-	elfobj_sort(obj->sites, obj->site_count, sizeof(*obj->sites), cmp_site);
+	/*
+	 * The sites are in (function, instruction) order already, no sort needed:
+	 * elfobj gives the branches by (section, instruction), one per
+	 * instruction, and the functions, sorted by (section, start), do not
+	 * overlap, so each site's function is at or after the previous site's.
+	 */
 	for (size_t i = 0; i < obj->site_count; i++) {
 		struct bk_function *fn = &obj->functions[obj->sites[i].function];
 
@@ -178,8 +177,9 @@ int bk_check_key_references(struct bk_object *obj)
 	return errors ? -1 : 0;
 }
 
+/* Indices fit 32 bits: bk_build_instances() refuses more functions or sites. */
 struct triple {
-	size_t key, program_rank, site;
+	uint32_t key, program_rank, site;
 };
 
 static int cmp_triple(const void *a, const void *b)
@@ -222,40 +222,105 @@ static struct triple *sort_triples(struct triple *triples, size_t count, size_t 
 	return sorted;
 }
 
-static const struct bk_object *sort_obj;
+/*
+ * A program to sort by name: the name's first 16 bytes as two big-endian
+ * numbers (NUL-padded), so that most comparisons of a million names are two
+ * integer compares in one array instead of a strcmp on names spread over
+ * the string table. The order is strcmp's: bytes compare as unsigned char,
+ * and a name that ends within 16 bytes is padded with NULs, which sort first.
+ * qsort moves 4-byte indices into that array, not the 24-byte keys.
+ */
+struct program_key {
+	uint64_t prefix[2];
+	const char *rest; /* the name after the prefix, or NULL if the prefix holds it all */
+};
 
-static int cmp_program_name(const void *a, const void *b)
+static const struct program_key *sort_keys;
+
+static void program_key_init(struct program_key *key, const char *name)
 {
-	const size_t *x = a, *y = b;
+	size_t i = 0;
 
-	return strcmp(sort_obj->functions[*x].name, sort_obj->functions[*y].name);
+	key->prefix[0] = key->prefix[1] = 0;
+	for (; i < 16 && name[i]; i++)
+		key->prefix[i / 8] |= (uint64_t)(unsigned char)name[i] << (56 - 8 * (i % 8));
+	key->rest = i == 16 && name[16] ? name + 16 : NULL;
+}
+
+static int cmp_program_key(const struct program_key *x, const struct program_key *y)
+{
+	if (x->prefix[0] != y->prefix[0])
+		return x->prefix[0] < y->prefix[0] ? -1 : 1;
+	if (x->prefix[1] != y->prefix[1])
+		return x->prefix[1] < y->prefix[1] ? -1 : 1;
+	if (!x->rest || !y->rest) /* equal up to the end of the shorter: "" sorts first */
+		return !y->rest - !x->rest;
+	return strcmp(x->rest, y->rest);
+}
+
+static int cmp_program(const void *a, const void *b)
+{
+	return cmp_program_key(&sort_keys[*(const uint32_t *)a], &sort_keys[*(const uint32_t *)b]);
+}
+
+/* The programs (indices into obj->functions) sorted by name, or NULL if two share one. */
+static size_t *programs_by_name(const struct bk_object *obj, size_t *count)
+{
+	/* keys[] and function[] are indexed by program, in function order; rank[] sorts them */
+	struct program_key *keys = bk_xcalloc(obj->function_count + 1, sizeof(*keys));
+	uint32_t *function = bk_xcalloc(obj->function_count + 1, sizeof(*function));
+	uint32_t *rank = bk_xcalloc(obj->function_count + 1, sizeof(*rank));
+	size_t *programs, n = 0;
+
+	for (size_t i = 0; i < obj->function_count; i++)
+		if (obj->functions[i].is_program) {
+			program_key_init(&keys[n], obj->functions[i].name);
+			function[n] = (uint32_t)i;
+			rank[n] = (uint32_t)n;
+			n++;
+		}
+	sort_keys = keys;
+	elfobj_sort(rank, n, sizeof(*rank), cmp_program);
+	programs = bk_xcalloc(n + 1, sizeof(size_t));
+	for (size_t r = 0; r < n; r++)
+		programs[r] = function[rank[r]];
+	for (size_t r = 1; r < n; r++)
+		if (cmp_program_key(&keys[rank[r - 1]], &keys[rank[r]]) == 0) {
+			const struct bk_function *x = &obj->functions[programs[r - 1]];
+			const struct bk_function *y = &obj->functions[programs[r]];
+
+			bk_error(obj, "two programs named '%s' (sections '%s' and '%s')", x->name,
+				 obj->sections[x->section].name, obj->sections[y->section].name);
+			free(programs);
+			programs = NULL;
+			break;
+		}
+	free(keys);
+	free(function);
+	free(rank);
+	*count = n;
+	return programs;
 }
 
 int bk_build_instances(struct bk_object *obj)
 {
-	size_t *programs = bk_xcalloc(obj->function_count, sizeof(size_t)), program_count = 0;
-	size_t *stack = bk_xcalloc(obj->function_count + 1, sizeof(size_t));
-	size_t *seen = bk_xcalloc(obj->function_count, sizeof(size_t)); /* stamp: rank + 1 */
-	bool *reached = bk_xcalloc(obj->function_count, sizeof(bool));
+	size_t *programs, program_count = 0;
+	size_t *stack, *seen; /* seen: stamp rank + 1 */
+	bool *reached;
 	struct triple *triples = NULL;
 	size_t triple_count = 0, triple_cap = 0;
-	int err = 0;
 
-	for (size_t i = 0; i < obj->function_count; i++)
-		if (obj->functions[i].is_program)
-			programs[program_count++] = i;
-	sort_obj = obj;
-	qsort(programs, program_count, sizeof(size_t), cmp_program_name);
-	for (size_t r = 1; r < program_count; r++)
-		if (strcmp(obj->functions[programs[r]].name,
-			   obj->functions[programs[r - 1]].name) == 0) {
-			bk_error(obj, "two programs named '%s' (sections '%s' and '%s')",
-				 obj->functions[programs[r]].name,
-				 obj->sections[obj->functions[programs[r - 1]].section].name,
-				 obj->sections[obj->functions[programs[r]].section].name);
-			err = -1;
-			goto out;
-		}
+	if (obj->function_count >= UINT32_MAX || obj->site_count >= UINT32_MAX ||
+	    obj->key_count >= UINT32_MAX) {
+		bk_error(obj, "too many functions, sites or keys (4G)");
+		return -1;
+	}
+	programs = programs_by_name(obj, &program_count);
+	if (!programs)
+		return -1;
+	stack = bk_xcalloc(obj->function_count + 1, sizeof(size_t));
+	seen = bk_xcalloc(obj->function_count + 1, sizeof(size_t));
+	reached = bk_xcalloc(obj->function_count + 1, sizeof(bool));
 
 	for (size_t r = 0; r < program_count; r++) {
 		size_t depth = 0;
@@ -273,7 +338,8 @@ int bk_build_instances(struct bk_object *obj)
 						bk_xrealloc(triples, triple_cap, sizeof(*triples));
 				}
 				triples[triple_count++] =
-					(struct triple){ obj->sites[s].key, r, s };
+					(struct triple){ (uint32_t)obj->sites[s].key, (uint32_t)r,
+							 (uint32_t)s };
 			}
 			for (size_t c = 0; c < fn->callee_count; c++)
 				if (seen[fn->callees[c]] != r + 1) {
@@ -319,18 +385,17 @@ int bk_build_instances(struct bk_object *obj)
 	for (size_t i = 0; i < obj->function_count; i++) /* reached[] first: it is smaller */
 		if (!reached[i] && obj->functions[i].site_count)
 			bk_warn(obj,
-				"function '%s' (section '%s') has %zu static-key site(s) but no "
+				"function '%s' (section '%s') has %u static-key site(s) but no "
 				"program calls it",
 				obj->functions[i].name,
 				obj->sections[obj->functions[i].section].name,
 				obj->functions[i].site_count);
-out:
 	free(triples);
 	free(programs);
 	free(stack);
 	free(seen);
 	free(reached);
-	return err;
+	return 0;
 }
 
 int bk_analyze(struct bk_object *obj)

@@ -238,12 +238,19 @@ struct elfobj_strtab {
 	size_t slot_count, used;
 };
 uint64_t elfobj_hash_name(const char *s); /* FNV-1a */
+uint64_t elfobj_hash_name_length(const char *s, size_t *length); /* and strlen() */
 int elfobj_strtab_init(struct elfobj_strtab *table);
 void elfobj_strtab_free(struct elfobj_strtab *table);
 /* The offset of an identical string, added if needed; <0 (reported) on error. */
 int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str);
+/* The same, for a string of `length` bytes whose elfobj_hash_name() the caller knows. */
+int64_t elfobj_strtab_add_hashed(struct elfobj_strtab *table, const char *str, size_t length,
+				 uint64_t hash);
+/* Room for `strings` more strings of `bytes` in all (sizes the table once, up front). */
+int elfobj_strtab_reserve(struct elfobj_strtab *table, size_t strings, size_t bytes);
 /* Asks the cache for the slot that adding or finding `str` reads first (a hint only). */
 void elfobj_strtab_prefetch(const struct elfobj_strtab *table, const char *str);
+void elfobj_strtab_prefetch_hashed(const struct elfobj_strtab *table, uint64_t hash);
 
 /* ---- output (output.c) ---- */
 struct elfobj_output {

@@ -33,10 +33,19 @@ static uint32_t slot_offset(uint64_t slot)
 
 uint64_t elfobj_hash_name(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	size_t length;
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return elfobj_hash_name_length(s, &length);
+}
+
+uint64_t elfobj_hash_name_length(const char *s, size_t *length)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	size_t i = 0;
+
+	for (; s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	*length = i;
 	return h;
 }
 
@@ -95,20 +104,57 @@ static int rehash(struct elfobj_strtab *table)
 	return 0;
 }
 
+/* Slots for `strings` names and room for `bytes` of them: no growing while they are added. */
+int elfobj_strtab_reserve(struct elfobj_strtab *table, size_t strings, size_t bytes)
+{
+	size_t count = table->slot_count;
+
+	while (count / 2 < table->used + strings)
+		count *= 2;
+	while (table->slot_count < count)
+		if (rehash(table))
+			return -1;
+	if (table->size + bytes > table->capacity) {
+		size_t capacity = table->capacity;
+		char *grown;
+
+		while (capacity < table->size + bytes)
+			capacity *= 2;
+		grown = realloc(table->data, capacity);
+		if (!grown)
+			return elfobj_error(NULL, NULL, "out of memory");
+		table->data = grown;
+		table->capacity = capacity;
+	}
+	return 0;
+}
+
 void elfobj_strtab_prefetch(const struct elfobj_strtab *table, const char *str)
 {
-	__builtin_prefetch(
-		&table->slots[(uint32_t)elfobj_hash_name(str) & (table->slot_count - 1)]);
+	elfobj_strtab_prefetch_hashed(table, elfobj_hash_name(str));
+}
+
+void elfobj_strtab_prefetch_hashed(const struct elfobj_strtab *table, uint64_t hash)
+{
+	__builtin_prefetch(&table->slots[(uint32_t)hash & (table->slot_count - 1)]);
 }
 
 int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str)
 {
-	size_t len = strlen(str) + 1, pos;
-	uint32_t hash, offset;
-
 	if (!str[0])
 		return 0;
-	hash = (uint32_t)elfobj_hash_name(str);
+	return elfobj_strtab_add_hashed(table, str, strlen(str), elfobj_hash_name(str));
+}
+
+int64_t elfobj_strtab_add_hashed(struct elfobj_strtab *table, const char *str, size_t length,
+				 uint64_t full_hash)
+{
+	size_t len = length + 1, pos;
+	uint32_t hash, offset;
+
+	if (!length)
+		return 0;
+	hash = (uint32_t)full_hash;
 	pos = hash & (table->slot_count - 1);
 	while (table->slots[pos] != EMPTY_SLOT) {
 		uint64_t slot = table->slots[pos];
