@@ -207,6 +207,7 @@ static inline const char *errname(int err)
 	case EACCES: return "EACCES";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EFAULT: return "EFAULT";
+	case EIO: return "EIO";
 	default: return strerror(err < 0 ? -err : err);
 	}
 }
