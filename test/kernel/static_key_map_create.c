@@ -4,7 +4,9 @@
 // 4096 entries (E2BIG past it; a plain INSN_ARRAY keeps upstream's rule),
 // map_extra takes no other bit and not ON without KEY, no other map type
 // takes the flags, the initial state reads back from map_extra, and no
-// program can load a key's address. What every INSN_ARRAY map shares
+// program can load the address of a key's value; an ld_imm64 of a key's fd
+// only refers to the key (for the static key kfuncs, static_key_kfunc_*.c)
+// and does not bind it. What every INSN_ARRAY map shares
 // (updates, freezing, lookups, deletes) is insn_array_map_create.c's.
 //
 // RUN: %qemu-run %s | FileCheck %s
@@ -76,21 +78,43 @@ int main(void)
 			   BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON),
 		BPF_F_STATIC_KEY | BPF_F_STATIC_KEY_ON);
 
-	// A program cannot load a key's address.
+	// A program cannot load the address of a key's value; an ld_imm64 of a
+	// key's fd refers to the key without binding it.
 	{
-		/* the key's entry is a static branch: only the ld_imm64 is wrong */
+		/* the key's entry is a static branch: only the ld_imm64 differs */
 		int kfd = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 2 }, 1, true);
+		struct bpf_insn value[] = {
+			INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_VALUE, 0, kfd),
+			INSN(0, 0, 0, 0, 0),
+			GOTO_OR_NOP(0),
+			MOV64_IMM(BPF_REG_0, 0),
+			EXIT(),
+		};
 		struct bpf_insn prog[] = {
 			LD_MAP_FD(BPF_REG_1, kfd),
 			GOTO_OR_NOP(0),
 			MOV64_IMM(BPF_REG_0, 0),
 			EXIT(),
 		};
+		int ref, bound;
 
-		// CHECK-NEXT: ld_imm64 of a key: EINVAL
-		// CHECK-NEXT: log: static key map cannot be accessed from a program
-		expect_err("ld_imm64 of a key", prog_load(prog, ARRAY_SIZE(prog), NULL, 0), -EINVAL);
+		// CHECK-NEXT: ld_imm64 of a key's value: EINVAL
+		// CHECK-NEXT: log: no direct value access support for this map type
+		expect_err("ld_imm64 of a key's value", prog_load(value, ARRAY_SIZE(value), NULL, 0),
+			   -EINVAL);
 		print_log_line();
+		ref = prog_load(prog, ARRAY_SIZE(prog), NULL, 0);
+		// CHECK-NEXT: ld_imm64 of a key's fd, not in fd_array: OK
+		expect_err("ld_imm64 of a key's fd, not in fd_array", ref, 0);
+		bound = prog_load(prog, ARRAY_SIZE(prog), &kfd, 1);
+		// CHECK-NEXT: the same program with the key in fd_array binds it: OK
+		expect_err("the same program with the key in fd_array binds it", bound, 0);
+		// CHECK-NEXT: update: OK
+		expect_err("update", static_key_update(kfd, 1), 0);
+		if (ref >= 0)
+			close(ref);
+		if (bound >= 0)
+			close(bound);
 		close(kfd);
 	}
 	// CHECK: PASSED
