@@ -5,7 +5,8 @@
 #   compile with the patched clang, link with bpfld, post-process with
 #   bpfkeys (list, resolve), show the gotol_or_nop/nop_or_gotol sites, boot
 #   the patched kernel under qemu, load with the patched libbpf (bpfkeyctl),
-#   run, flip a key, run again and show the JIT image change; then the same
+#   run, flip a key with the patched tree's bpftool (`bpftool static-key
+#   set`), run again and show the JIT image change; then the same
 #   linked object on the host's stock kernel, flipped at run time by program
 #   replacement (bpfkeyctl-stock, examples/demo/stock-session.sh); last, lower
 #   it with `bpfkeys lower` for fixed states and run that on the host.
@@ -53,7 +54,10 @@ show "$bin/llvm-objdump" -d --no-show-raw-insn "$out/files/demo.o" |
 
 step "boot the patched kernel (qemu, TCG) and run the session in examples/demo/session.sh"
 cp "$bin/bpfkeyctl" /bin/busybox examples/demo/session.sh examples/demo/xdp_actions.sh "$out/files/"
-[ -x "$build/kernel/bpftool" ] && cp "$build/kernel/bpftool" "$out/files/"
+# the session lists and flips keys with it
+[ -x "$build/kernel/bpftool" ] ||
+	{ echo "demo: $build/kernel/bpftool missing (scripts/build-kernel.sh builds it)"; exit 1; }
+cp "$build/kernel/bpftool" "$out/files/"
 guest=ok
 BPFSK_QEMU_FILES=$out/files ./scripts/qemu-run.sh "$repo/examples/demo/guest.c" |
 	grep -av -e '^=== ' -e '^qemu-run: all' || guest=failed

@@ -3,8 +3,9 @@
 // as the program was loaded whatever the key's state: a FALSE key's
 // goto_or_nop site shows as gotol_or_nop after the load and still after
 // BPF_STATIC_KEY_UPDATE turns the key on (the NOP bit is the polarity; the
-// state is the key's map_extra). `bpftool map show` names the key's map
-// type insn_array.
+// state is the key's map_extra, which the comment line bpftool prints
+// before the site gives: off, nop, then on, jump; kernel-patches/0056).
+// `bpftool map show` names the key's map type insn_array.
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "bpfsk_test.h"
@@ -67,6 +68,7 @@ int main(void)
 	}
 	// CHECK: key off, result 1
 	// CHECK-NEXT: 0: (b7) r0 = 1
+	// CHECK-NEXT: ; static key  (map_id {{[0-9]+}}): off, nop
 	// CHECK-NEXT: 1: (06) gotol_or_nop pc+1
 	// CHECK-NEXT: 2: (95) exit
 	printf("key off, result %u\n", prog_run(prog_fd));
@@ -74,6 +76,7 @@ int main(void)
 	static_key_update(key, 1);
 	// CHECK: key on (map_extra 0x3), result 2
 	// CHECK-NEXT: 0: (b7) r0 = 1
+	// CHECK-NEXT: ; static key  (map_id {{[0-9]+}}): on, jump
 	// CHECK-NEXT: 1: (06) gotol_or_nop pc+1
 	// CHECK-NEXT: 2: (95) exit
 	if (map_info_of(key, &info)) {
