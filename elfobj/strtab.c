@@ -104,6 +104,24 @@ static int rehash(struct elfobj_strtab *table)
 	return 0;
 }
 
+/* Room for `bytes` more bytes of strings, the buffer doubled as often as needed. */
+static int reserve_bytes(struct elfobj_strtab *table, size_t bytes)
+{
+	size_t capacity = table->capacity;
+	char *grown;
+
+	if (table->size + bytes <= table->capacity)
+		return 0;
+	while (capacity < table->size + bytes)
+		capacity *= 2;
+	grown = realloc(table->data, capacity);
+	if (!grown)
+		return elfobj_error(NULL, NULL, "out of memory");
+	table->data = grown;
+	table->capacity = capacity;
+	return 0;
+}
+
 /* Slots for `strings` names and room for `bytes` of them: no growing while they are added. */
 int elfobj_strtab_reserve(struct elfobj_strtab *table, size_t strings, size_t bytes)
 {
@@ -114,19 +132,7 @@ int elfobj_strtab_reserve(struct elfobj_strtab *table, size_t strings, size_t by
 	while (table->slot_count < count)
 		if (rehash(table))
 			return -1;
-	if (table->size + bytes > table->capacity) {
-		size_t capacity = table->capacity;
-		char *grown;
-
-		while (capacity < table->size + bytes)
-			capacity *= 2;
-		grown = realloc(table->data, capacity);
-		if (!grown)
-			return elfobj_error(NULL, NULL, "out of memory");
-		table->data = grown;
-		table->capacity = capacity;
-	}
-	return 0;
+	return reserve_bytes(table, bytes);
 }
 
 void elfobj_strtab_prefetch(const struct elfobj_strtab *table, const char *str)
@@ -165,18 +171,8 @@ int64_t elfobj_strtab_add_hashed(struct elfobj_strtab *table, const char *str, s
 	}
 	if (table->size + len > UINT32_MAX - 1)
 		return elfobj_error(NULL, NULL, "string table too large");
-	if (table->size + len > table->capacity) {
-		size_t capacity = table->capacity;
-		char *grown;
-
-		while (capacity < table->size + len)
-			capacity *= 2;
-		grown = realloc(table->data, capacity);
-		if (!grown)
-			return elfobj_error(NULL, NULL, "out of memory");
-		table->data = grown;
-		table->capacity = capacity;
-	}
+	if (reserve_bytes(table, len))
+		return -1;
 	offset = (uint32_t)table->size;
 	memcpy(table->data + offset, str, len);
 	table->slots[pos] = slot_of(hash, offset);
