@@ -51,9 +51,10 @@ static inline long sys_bpf(int cmd, union bpf_attr *attr)
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
 
-/* Returns the fd, or -errno. */
-static inline int map_create(__u32 type, __u32 key_size, __u32 value_size,
-			     __u32 max_entries, __u32 map_flags, __u64 map_extra)
+/* BPF_MAP_CREATE of a map named @name (NULL: no name); the fd, or -errno. */
+static inline int map_create_named(const char *name, __u32 type, __u32 key_size,
+				   __u32 value_size, __u32 max_entries, __u32 map_flags,
+				   __u64 map_extra)
 {
 	union bpf_attr attr;
 	int fd;
@@ -65,8 +66,18 @@ static inline int map_create(__u32 type, __u32 key_size, __u32 value_size,
 	attr.max_entries = max_entries;
 	attr.map_flags = map_flags;
 	attr.map_extra = map_extra;
+	if (name)
+		snprintf(attr.map_name, sizeof(attr.map_name), "%s", name);
 	fd = sys_bpf(BPF_MAP_CREATE, &attr);
 	return fd < 0 ? -errno : fd;
+}
+
+/* Returns the fd, or -errno. */
+static inline int map_create(__u32 type, __u32 key_size, __u32 value_size,
+			     __u32 max_entries, __u32 map_flags, __u64 map_extra)
+{
+	return map_create_named(NULL, type, key_size, value_size, max_entries, map_flags,
+				map_extra);
 }
 
 static inline int map_delete(int fd, __u32 key)
@@ -88,23 +99,30 @@ static inline int map_freeze(int fd)
 	return sys_bpf(BPF_MAP_FREEZE, &attr) ? -errno : 0;
 }
 
-/* Loads a socket filter; maps in @fds are bound with fd_array_cnt.
- * Returns the fd, or -errno (the verifier log, if @log_level, is in verifier_log).
+/*
+ * BPF_PROG_LOAD of a @type program with @flags, named @name (NULL: no name);
+ * maps in @fds are bound with fd_array_cnt. Returns the fd, or -errno (the
+ * verifier log, if @log_level, is in verifier_log). The one loader: the
+ * others below and in the tests' headers are shorthands for it.
  */
-static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
-				const int *fds, __u32 fd_cnt, __u32 log_level)
+static inline int prog_load_full(__u32 type, __u32 flags, const char *name,
+				 const struct bpf_insn *insns, __u32 cnt,
+				 const int *fds, __u32 fd_cnt, __u32 log_level)
 {
 	union bpf_attr attr;
 	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	verifier_log[0] = 0;
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.prog_type = type;
+	attr.prog_flags = flags;
 	attr.insns = (__u64)(unsigned long)insns;
 	attr.insn_cnt = cnt;
 	attr.license = (__u64)(unsigned long)"GPL";
 	attr.fd_array = (__u64)(unsigned long)fds;
 	attr.fd_array_cnt = fd_cnt;
+	if (name)
+		snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
 	/* log_level 0: no log (the kernel refuses a log buffer without a level) */
 	if (log_level) {
 		attr.log_buf = (__u64)(unsigned long)verifier_log;
@@ -115,10 +133,26 @@ static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
 	return fd < 0 ? -errno : fd;
 }
 
+/* A socket filter, log level @log_level; the fd or -errno. */
+static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
+				const int *fds, __u32 fd_cnt, __u32 log_level)
+{
+	return prog_load_full(BPF_PROG_TYPE_SOCKET_FILTER, 0, NULL, insns, cnt, fds, fd_cnt,
+			      log_level);
+}
+
+/* A socket filter, log level 1; the fd or -errno. */
 static inline int prog_load(const struct bpf_insn *insns, __u32 cnt,
 			    const int *fds, __u32 fd_cnt)
 {
 	return prog_load_log(insns, cnt, fds, fd_cnt, 1);
+}
+
+/* A program of @type with @flags, log level 1; the fd or -errno. */
+static inline int prog_load_as(__u32 type, __u32 flags, const struct bpf_insn *insns,
+			       __u32 cnt, const int *fds, __u32 fd_cnt)
+{
+	return prog_load_full(type, flags, NULL, insns, cnt, fds, fd_cnt, 1);
 }
 
 /* BPF_PROG_TEST_RUN on a 64-byte packet; returns the program's r0. */
@@ -150,47 +184,68 @@ static inline int static_key_update(int map_fd, __u32 on)
 	return sys_bpf(BPF_STATIC_KEY_UPDATE, &attr) ? -errno : 0;
 }
 
+/*
+ * BPF_OBJ_GET_INFO_BY_FD of a program into @info as the caller set it up:
+ * zeroed, with the lengths and addresses of any buffers the kernel is to
+ * fill (unlike map_info_of(), which zeroes it). 0 or -errno.
+ */
+static inline int prog_info_fill(int prog_fd, struct bpf_prog_info *info)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (__u64)(unsigned long)info;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? -errno : 0;
+}
+
+/* The program's info into @info, set up as for prog_info_fill(); dies on error. */
+static inline void prog_info_or_die(int prog_fd, struct bpf_prog_info *info)
+{
+	int err = prog_info_fill(prog_fd, info);
+
+	if (err) {
+		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(-err));
+		exit(1);
+	}
+}
+
 /* The program's xlated instructions or jitted bytes (root: not sanitized). */
 static inline __u32 prog_xlated(int prog_fd, struct bpf_insn *insns, __u32 max)
 {
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 
 	memset(&info, 0, sizeof(info));
 	info.xlated_prog_len = max * sizeof(*insns);
 	info.xlated_prog_insns = (__u64)(unsigned long)insns;
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
-		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
-		exit(1);
-	}
+	prog_info_or_die(prog_fd, &info);
 	return info.xlated_prog_len / sizeof(*insns);
 }
 
 static inline __u32 prog_jited(int prog_fd, unsigned char *buf, __u32 max)
 {
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 
 	memset(&info, 0, sizeof(info));
 	info.jited_prog_len = max;
 	info.jited_prog_insns = (__u64)(unsigned long)buf;
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
-		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
-		exit(1);
-	}
+	prog_info_or_die(prog_fd, &info);
 	if (info.jited_prog_len > max) {
 		printf("FAIL: jited image of %u bytes is too large\n", info.jited_prog_len);
 		exit(1);
 	}
 	return info.jited_prog_len;
+}
+
+/* The program's id; dies on error. */
+static inline __u32 prog_id_of(int prog_fd)
+{
+	struct bpf_prog_info info;
+
+	memset(&info, 0, sizeof(info));
+	prog_info_or_die(prog_fd, &info);
+	return info.id;
 }
 
 static inline const char *errname(int err)
@@ -290,17 +345,17 @@ static inline int insn_array_lookup(int fd, __u32 key, struct bpf_insn_array_val
 }
 
 /*
- * An INSN_ARRAY map with @map_extra, entry i's orig_off = @offs[i], frozen if
- * @freeze; dies on error, naming the map @what.
+ * An INSN_ARRAY map named @name (NULL: no name) with @map_extra, entry i's
+ * orig_off = @offs[i], frozen if @freeze; dies on error, naming the map @what.
  */
-static inline int insn_array_create_with(const char *what, __u64 map_extra, const __u32 *offs,
-					 __u32 n, bool freeze)
+static inline int insn_array_create_named(const char *what, const char *name, __u64 map_extra,
+					  const __u32 *offs, __u32 n, bool freeze)
 {
 	struct bpf_insn_array_value v;
 	int fd, err;
 	__u32 i;
 
-	fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, map_extra);
+	fd = map_create_named(name, BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, map_extra);
 	if (fd < 0) {
 		printf("FAIL: %s map create: %s\n", what, errname(fd));
 		exit(1);
@@ -315,10 +370,17 @@ static inline int insn_array_create_with(const char *what, __u64 map_extra, cons
 		}
 	}
 	if (freeze && (err = map_freeze(fd))) {
-		printf("FAIL: freeze: %s\n", errname(err));
+		printf("FAIL: %s freeze: %s\n", what, errname(err));
 		exit(1);
 	}
 	return fd;
+}
+
+/* The same without a map name. */
+static inline int insn_array_create_with(const char *what, __u64 map_extra, const __u32 *offs,
+					 __u32 n, bool freeze)
+{
+	return insn_array_create_named(what, NULL, map_extra, offs, n, freeze);
 }
 
 /* A plain INSN_ARRAY map (map_extra 0) with orig_off = @offs; dies on error. */

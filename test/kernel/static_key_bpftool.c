@@ -35,19 +35,7 @@ static void bpftool(const char *obj, const char *verb, const char *what, __u32 i
 
 static void dump(int prog_fd)
 {
-	struct bpf_prog_info info;
-	union bpf_attr attr;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
-		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
-		exit(1);
-	}
-	bpftool("prog", "dump", "xlated", info.id);
+	bpftool("prog", "dump", "xlated", prog_id_of(prog_fd));
 }
 
 int main(void)
