@@ -11,6 +11,7 @@
 #define BPFSK_TEST_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -483,6 +484,37 @@ static inline const char *xoff(__u32 off)
 		return "removed";
 	snprintf(b, sizeof(buf[0]), "%u", off);
 	return b;
+}
+
+/* Writes @v to the sysctl file @path (/proc/sys/...); 0 or -errno. */
+static inline int write_sysctl(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY);
+	int ok = fd >= 0 && write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+	int err = ok ? 0 : -errno;
+
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* Sets sysctl @name (file @path) to @v, printing "<name>=<v>: OK"; dies on error. */
+static inline void must_sysctl(const char *name, const char *path, const char *v)
+{
+	int err = write_sysctl(path, v);
+
+	printf("%s=%s: %s\n", name, v, errname(err));
+	if (err)
+		exit(1);
+}
+
+/* must_sysctl() of kernel.@name (/proc/sys/kernel/@name). */
+static inline void must_kernel_sysctl(const char *name, const char *v)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	must_sysctl(name, path, v);
 }
 
 /*

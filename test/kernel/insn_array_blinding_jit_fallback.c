@@ -120,7 +120,7 @@ int main(void)
 	// CHECK: bpf_jit_harden=2: OK
 	must_harden("2");
 	// CHECK-NEXT: unprivileged_bpf_disabled=0: OK
-	must_sysctl("unprivileged_bpf_disabled", "/proc/sys/kernel/unprivileged_bpf_disabled", "0");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "0");
 
 	// CHECK-LABEL: JIT fails
 	printf("JIT fails\n");
@@ -156,7 +156,7 @@ int main(void)
 	close(map);
 
 	// CHECK: unprivileged_bpf_disabled=2: OK
-	must_sysctl("unprivileged_bpf_disabled", "/proc/sys/kernel/unprivileged_bpf_disabled", "2");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "2");
 	// CHECK-NEXT: bpf_jit_harden=0: OK
 	must_harden("0");
 	// CHECK: PASSED

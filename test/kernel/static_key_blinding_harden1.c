@@ -229,7 +229,7 @@ int main(void)
 	// CHECK-LABEL: unprivileged at harden=1
 	printf("unprivileged at harden=1\n");
 	// CHECK-NEXT: unprivileged_bpf_disabled=0: OK
-	must_sysctl("unprivileged_bpf_disabled", "/proc/sys/kernel/unprivileged_bpf_disabled", "0");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "0");
 	make_maps(maps);
 	/* a kernel that refuses static keys with blinding fails here */
 	// CHECK-NEXT: load with CAP_SYSLOG only: OK
@@ -277,7 +277,7 @@ int main(void)
 	close_maps(maps);
 
 	// CHECK: unprivileged_bpf_disabled=2: OK
-	must_sysctl("unprivileged_bpf_disabled", "/proc/sys/kernel/unprivileged_bpf_disabled", "2");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "2");
 	// CHECK-NEXT: bpf_jit_harden=0: OK
 	must_harden("0");
 	// CHECK: PASSED

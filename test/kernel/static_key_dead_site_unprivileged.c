@@ -17,7 +17,6 @@
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "bpfsk_test.h"
-#include <fcntl.h>
 #include <pthread.h>
 #include <sys/klog.h>
 
@@ -32,21 +31,6 @@ static const struct bpf_insn prog[] = {
 	/* 7 */ MOV64_IMM(BPF_REG_0, 5),	/* dead */
 	/* 8 */ EXIT(),
 };
-
-static void must_sysctl(const char *name, const char *v)
-{
-	char path[128];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
-	fd = open(path, O_WRONLY);
-	ok = fd >= 0 && write(fd, v, strlen(v)) == (ssize_t)strlen(v);
-	printf("%s=%s: %s\n", name, v, ok ? "OK" : strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	if (!ok)
-		exit(1);
-}
 
 struct loader {
 	int key;
@@ -87,9 +71,9 @@ int main(void)
 	require_static_keys_kernel();
 
 	// CHECK: unprivileged_bpf_disabled=0: OK
-	must_sysctl("unprivileged_bpf_disabled", "0");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "0");
 	// CHECK-NEXT: panic_on_warn=1: OK
-	must_sysctl("panic_on_warn", "1");
+	must_kernel_sysctl("panic_on_warn", "1");
 
 	l.key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
 	l.fd = -EPROTO;
@@ -142,9 +126,9 @@ int main(void)
 	close(l.key);
 
 	// CHECK-NEXT: panic_on_warn=0: OK
-	must_sysctl("panic_on_warn", "0");
+	must_kernel_sysctl("panic_on_warn", "0");
 	// CHECK-NEXT: unprivileged_bpf_disabled=2: OK
-	must_sysctl("unprivileged_bpf_disabled", "2");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "2");
 	// CHECK-NEXT: PASSED
 	return finish();
 }
