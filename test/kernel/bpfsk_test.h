@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
@@ -540,8 +541,44 @@ static inline int drop_caps_to(__u64 keep)
 	return (d[0].effective | (__u64)d[1].effective << 32) == keep ? 0 : -EPROTO;
 }
 
+struct caps_load {
+	__u64 keep;
+	const struct bpf_insn *insns;
+	__u32 cnt;
+	const int *fds;
+	__u32 fd_cnt;
+	int fd;			/* or -errno */
+};
+
+static inline void *caps_load_thread(void *arg)
+{
+	struct caps_load *l = arg;
+	int err = drop_caps_to(l->keep);
+
+	l->fd = err ? err : prog_load(l->insns, l->cnt, l->fds, l->fd_cnt);
+	return NULL;
+}
+
+/*
+ * prog_load() on a thread that keeps only the capabilities in @keep
+ * (drop_caps_to()); the calling thread keeps its own and gets the fd, which
+ * the process shares. The fd, or -errno of drop_caps_to() or of the load
+ * (the verifier log is in verifier_log). Dies if the thread cannot run.
+ */
+static inline int prog_load_with_caps(__u64 keep, const struct bpf_insn *insns, __u32 cnt,
+				      const int *fds, __u32 fd_cnt)
+{
+	struct caps_load l = { keep, insns, cnt, fds, fd_cnt, -EPROTO };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, caps_load_thread, &l) || pthread_join(t, NULL)) {
+		printf("FAIL: loader thread\n");
+		exit(1);
+	}
+	return l.fd;
+}
+
 #ifdef _GNU_SOURCE
-#include <pthread.h>
 #include <sched.h>
 
 /* SMP tests: run the calling thread on @cpu only; dies if it cannot. */
