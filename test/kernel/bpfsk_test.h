@@ -240,6 +240,41 @@ static inline __u32 prog_jited(int prog_fd, unsigned char *buf, __u32 max)
 	return info.jited_prog_len;
 }
 
+/*
+ * Prints each instruction of jited image @a (@len bytes) that differs in @b,
+ * as "  site N (B bytes): <bytes in a> -> <bytes in b>", then
+ * "  N site(s) changed"; returns N. A site is one instruction: on arm64 the
+ * aligned 4 bytes, on x86 a 2-byte nop or jmp rel8, or a 5-byte nop or jmp
+ * rel32 (0f ... or e9 ... in either image), from its first differing byte.
+ */
+static inline __u32 print_jited_diff(const unsigned char *a, const unsigned char *b, __u32 len)
+{
+	__u32 i = 0, j, start, sites = 0;
+
+	while (i < len) {
+		if (a[i] == b[i]) {
+			i++;
+			continue;
+		}
+#if defined(__aarch64__)
+		start = i & ~3u;
+		j = 4;
+#else
+		start = i;
+		j = (a[i] == 0x0f || a[i] == 0xe9 || b[i] == 0x0f || b[i] == 0xe9) ? 5 : 2;
+#endif
+		printf("  site %u (%u bytes):", ++sites, j);
+		for (i = start; i < start + j; i++)
+			printf(" %02x", a[i]);
+		printf(" ->");
+		for (i = start; i < start + j; i++)
+			printf(" %02x", b[i]);
+		printf("\n");
+	}
+	printf("  %u site(s) changed\n", sites);
+	return sites;
+}
+
 /* The program's id; dies on error. */
 static inline __u32 prog_id_of(int prog_fd)
 {
@@ -315,6 +350,39 @@ static inline int finish(void)
 	}
 	printf("PASSED\n");
 	return 0;
+}
+
+/*
+ * prog_load() that dies on error, printing "FAIL: <what>: <errno name>" and
+ * the verifier log.
+ */
+static inline int prog_load_or_die(const char *what, const struct bpf_insn *insns, __u32 cnt,
+				   const int *fds, __u32 fd_cnt)
+{
+	int fd = prog_load(insns, cnt, fds, fd_cnt);
+
+	if (fd < 0) {
+		printf("FAIL: %s: %s\n%s", what, errname(fd), verifier_log);
+		exit(1);
+	}
+	return fd;
+}
+
+/*
+ * prog_load() whose success the test checks: prints "load: OK" (expect_err());
+ * if the load fails, prints the verifier log and ends the test with finish().
+ */
+static inline int prog_load_checked(const struct bpf_insn *insns, __u32 cnt,
+				    const int *fds, __u32 fd_cnt)
+{
+	int fd = prog_load(insns, cnt, fds, fd_cnt);
+
+	expect_err("load", fd, 0);
+	if (fd < 0) {
+		printf("%s", verifier_log);
+		exit(finish());
+	}
+	return fd;
 }
 
 /*

@@ -49,11 +49,7 @@ int main(void)
 	require_static_keys_kernel();
 
 	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
-	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
-	if (prog_fd < 0) {
-		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
-		return 1;
-	}
+	prog_fd = prog_load_or_die("load", prog, ARRAY_SIZE(prog), &key, 1);
 	// CHECK: key off, result 1
 	// CHECK-NEXT: 0: (b7) r0 = 1
 	// CHECK-NEXT: ; static key  (map_id {{[0-9]+}}): off, nop

@@ -98,15 +98,9 @@ static inline int target_load(__u64 map_extra, int *key)
 		EXIT(),
 	};
 	static const __u32 offs[] = { 0 };
-	int prog;
 
 	*key = static_key_create(map_extra, offs, 1, true);
-	prog = prog_load(insns, ARRAY_SIZE(insns), key, 1);
-	if (prog < 0) {
-		printf("FAIL: target load: %s\n%s", errname(prog), verifier_log);
-		exit(1);
-	}
-	return prog;
+	return prog_load_or_die("target load", insns, ARRAY_SIZE(insns), key, 1);
 }
 
 /*
