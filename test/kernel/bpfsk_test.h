@@ -542,6 +542,24 @@ static inline void require_insn_array_kernel(void)
 	setvbuf(stdout, NULL, _IONBF, 0);
 }
 
+/*
+ * Prints "xlated <when>:", then " [i] src_reg S" for each static branch of
+ * the program's xlated dump (a ja with a src_reg: as loaded, whatever the
+ * state), then ", state on|off" from the key's map_extra.
+ */
+static inline void print_xlated_sites(int prog_fd, int key, const char *when)
+{
+	struct bpf_insn x[128];
+	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x)), i;
+
+	printf("xlated %s:", when);
+	for (i = 0; i < n; i++)
+		if ((x[i].code == (BPF_JMP | BPF_JA) || x[i].code == (BPF_JMP32 | BPF_JA)) &&
+		    x[i].src_reg)
+			printf(" [%u] src_reg %u", i, x[i].src_reg);
+	printf(", state %s\n", static_key_state(key) ? "on" : "off");
+}
+
 /* "removed" for a removed instruction (xlated_off 0xffffffff), else the number */
 static inline const char *xoff(__u32 off)
 {

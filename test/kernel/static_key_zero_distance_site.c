@@ -23,19 +23,6 @@ static const struct bpf_insn prog[] = {
 static unsigned char img[3][1024];
 static __u32 len[3];
 
-static void print_xlated_sites(int prog_fd, int key, const char *when)
-{
-	struct bpf_insn x[16];
-	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x)), i;
-
-	printf("xlated %s:", when);
-	for (i = 0; i < n; i++)
-		if ((x[i].code == (BPF_JMP | BPF_JA) || x[i].code == (BPF_JMP32 | BPF_JA)) &&
-		    x[i].src_reg)
-			printf(" [%u] src_reg %u", i, x[i].src_reg);
-	printf(", state %s\n", static_key_state(key) ? "on" : "off");
-}
-
 int main(void)
 {
 	int key, prog_fd;
