@@ -2,8 +2,10 @@
 /*
  * Helpers for the kernel tests that run inside qemu (scripts/qemu-run.sh):
  * raw bpf(2) wrappers, so that a test shows exactly which attributes it
- * passes, and a feature check that makes every test fail on a kernel
- * without the static-keys series.
+ * passes, a feature check that makes every test fail on a kernel without
+ * the static-keys series, and what several tests do alike (load checks,
+ * image and dump printers, sysctls, loads with fewer capabilities). The
+ * tests' own headers (bpftool_test.h, static_key_kfunc.h, ...) build on it.
  *
  * Compiled against the patched uapi headers (build/kernel/usr/include).
  */
