@@ -2,8 +2,10 @@
 /*
  * Helpers for the kernel tests that run inside qemu (scripts/qemu-run.sh):
  * raw bpf(2) wrappers, so that a test shows exactly which attributes it
- * passes, and a feature check that makes every test fail on a kernel
- * without the static-keys series.
+ * passes, a feature check that makes every test fail on a kernel without
+ * the static-keys series, and what several tests do alike (load checks,
+ * image and dump printers, sysctls, loads with fewer capabilities). The
+ * tests' own headers (bpftool_test.h, static_key_kfunc.h, ...) build on it.
  *
  * Compiled against the patched uapi headers (build/kernel/usr/include).
  */
@@ -11,12 +13,14 @@
 #define BPFSK_TEST_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
@@ -51,9 +55,10 @@ static inline long sys_bpf(int cmd, union bpf_attr *attr)
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
 
-/* Returns the fd, or -errno. */
-static inline int map_create(__u32 type, __u32 key_size, __u32 value_size,
-			     __u32 max_entries, __u32 map_flags, __u64 map_extra)
+/* BPF_MAP_CREATE of a map named @name (NULL: no name); the fd, or -errno. */
+static inline int map_create_named(const char *name, __u32 type, __u32 key_size,
+				   __u32 value_size, __u32 max_entries, __u32 map_flags,
+				   __u64 map_extra)
 {
 	union bpf_attr attr;
 	int fd;
@@ -65,8 +70,18 @@ static inline int map_create(__u32 type, __u32 key_size, __u32 value_size,
 	attr.max_entries = max_entries;
 	attr.map_flags = map_flags;
 	attr.map_extra = map_extra;
+	if (name)
+		snprintf(attr.map_name, sizeof(attr.map_name), "%s", name);
 	fd = sys_bpf(BPF_MAP_CREATE, &attr);
 	return fd < 0 ? -errno : fd;
+}
+
+/* Returns the fd, or -errno. */
+static inline int map_create(__u32 type, __u32 key_size, __u32 value_size,
+			     __u32 max_entries, __u32 map_flags, __u64 map_extra)
+{
+	return map_create_named(NULL, type, key_size, value_size, max_entries, map_flags,
+				map_extra);
 }
 
 static inline int map_delete(int fd, __u32 key)
@@ -88,23 +103,30 @@ static inline int map_freeze(int fd)
 	return sys_bpf(BPF_MAP_FREEZE, &attr) ? -errno : 0;
 }
 
-/* Loads a socket filter; maps in @fds are bound with fd_array_cnt.
- * Returns the fd, or -errno (the verifier log, if @log_level, is in verifier_log).
+/*
+ * BPF_PROG_LOAD of a @type program with @flags, named @name (NULL: no name);
+ * maps in @fds are bound with fd_array_cnt. Returns the fd, or -errno (the
+ * verifier log, if @log_level, is in verifier_log). The one loader: the
+ * others below and in the tests' headers are shorthands for it.
  */
-static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
-				const int *fds, __u32 fd_cnt, __u32 log_level)
+static inline int prog_load_full(__u32 type, __u32 flags, const char *name,
+				 const struct bpf_insn *insns, __u32 cnt,
+				 const int *fds, __u32 fd_cnt, __u32 log_level)
 {
 	union bpf_attr attr;
 	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	verifier_log[0] = 0;
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.prog_type = type;
+	attr.prog_flags = flags;
 	attr.insns = (__u64)(unsigned long)insns;
 	attr.insn_cnt = cnt;
 	attr.license = (__u64)(unsigned long)"GPL";
 	attr.fd_array = (__u64)(unsigned long)fds;
 	attr.fd_array_cnt = fd_cnt;
+	if (name)
+		snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
 	/* log_level 0: no log (the kernel refuses a log buffer without a level) */
 	if (log_level) {
 		attr.log_buf = (__u64)(unsigned long)verifier_log;
@@ -115,10 +137,26 @@ static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
 	return fd < 0 ? -errno : fd;
 }
 
+/* A socket filter, log level @log_level; the fd or -errno. */
+static inline int prog_load_log(const struct bpf_insn *insns, __u32 cnt,
+				const int *fds, __u32 fd_cnt, __u32 log_level)
+{
+	return prog_load_full(BPF_PROG_TYPE_SOCKET_FILTER, 0, NULL, insns, cnt, fds, fd_cnt,
+			      log_level);
+}
+
+/* A socket filter, log level 1; the fd or -errno. */
 static inline int prog_load(const struct bpf_insn *insns, __u32 cnt,
 			    const int *fds, __u32 fd_cnt)
 {
 	return prog_load_log(insns, cnt, fds, fd_cnt, 1);
+}
+
+/* A program of @type with @flags, log level 1; the fd or -errno. */
+static inline int prog_load_as(__u32 type, __u32 flags, const struct bpf_insn *insns,
+			       __u32 cnt, const int *fds, __u32 fd_cnt)
+{
+	return prog_load_full(type, flags, NULL, insns, cnt, fds, fd_cnt, 1);
 }
 
 /* BPF_PROG_TEST_RUN on a 64-byte packet; returns the program's r0. */
@@ -150,47 +188,103 @@ static inline int static_key_update(int map_fd, __u32 on)
 	return sys_bpf(BPF_STATIC_KEY_UPDATE, &attr) ? -errno : 0;
 }
 
+/*
+ * BPF_OBJ_GET_INFO_BY_FD of a program into @info as the caller set it up:
+ * zeroed, with the lengths and addresses of any buffers the kernel is to
+ * fill (unlike map_info_of(), which zeroes it). 0 or -errno.
+ */
+static inline int prog_info_fill(int prog_fd, struct bpf_prog_info *info)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (__u64)(unsigned long)info;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? -errno : 0;
+}
+
+/* The program's info into @info, set up as for prog_info_fill(); dies on error. */
+static inline void prog_info_or_die(int prog_fd, struct bpf_prog_info *info)
+{
+	int err = prog_info_fill(prog_fd, info);
+
+	if (err) {
+		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(-err));
+		exit(1);
+	}
+}
+
 /* The program's xlated instructions or jitted bytes (root: not sanitized). */
 static inline __u32 prog_xlated(int prog_fd, struct bpf_insn *insns, __u32 max)
 {
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 
 	memset(&info, 0, sizeof(info));
 	info.xlated_prog_len = max * sizeof(*insns);
 	info.xlated_prog_insns = (__u64)(unsigned long)insns;
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
-		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
-		exit(1);
-	}
+	prog_info_or_die(prog_fd, &info);
 	return info.xlated_prog_len / sizeof(*insns);
 }
 
 static inline __u32 prog_jited(int prog_fd, unsigned char *buf, __u32 max)
 {
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 
 	memset(&info, 0, sizeof(info));
 	info.jited_prog_len = max;
 	info.jited_prog_insns = (__u64)(unsigned long)buf;
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
-		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
-		exit(1);
-	}
+	prog_info_or_die(prog_fd, &info);
 	if (info.jited_prog_len > max) {
 		printf("FAIL: jited image of %u bytes is too large\n", info.jited_prog_len);
 		exit(1);
 	}
 	return info.jited_prog_len;
+}
+
+/*
+ * Prints each instruction of jited image @a (@len bytes) that differs in @b,
+ * as "  site N (B bytes): <bytes in a> -> <bytes in b>", then
+ * "  N site(s) changed"; returns N. A site is one instruction: on arm64 the
+ * aligned 4 bytes, on x86 a 2-byte nop or jmp rel8, or a 5-byte nop or jmp
+ * rel32 (0f ... or e9 ... in either image), from its first differing byte.
+ */
+static inline __u32 print_jited_diff(const unsigned char *a, const unsigned char *b, __u32 len)
+{
+	__u32 i = 0, j, start, sites = 0;
+
+	while (i < len) {
+		if (a[i] == b[i]) {
+			i++;
+			continue;
+		}
+#if defined(__aarch64__)
+		start = i & ~3u;
+		j = 4;
+#else
+		start = i;
+		j = (a[i] == 0x0f || a[i] == 0xe9 || b[i] == 0x0f || b[i] == 0xe9) ? 5 : 2;
+#endif
+		printf("  site %u (%u bytes):", ++sites, j);
+		for (i = start; i < start + j; i++)
+			printf(" %02x", a[i]);
+		printf(" ->");
+		for (i = start; i < start + j; i++)
+			printf(" %02x", b[i]);
+		printf("\n");
+	}
+	printf("  %u site(s) changed\n", sites);
+	return sites;
+}
+
+/* The program's id; dies on error. */
+static inline __u32 prog_id_of(int prog_fd)
+{
+	struct bpf_prog_info info;
+
+	memset(&info, 0, sizeof(info));
+	prog_info_or_die(prog_fd, &info);
+	return info.id;
 }
 
 static inline const char *errname(int err)
@@ -261,6 +355,39 @@ static inline int finish(void)
 }
 
 /*
+ * prog_load() that dies on error, printing "FAIL: <what>: <errno name>" and
+ * the verifier log.
+ */
+static inline int prog_load_or_die(const char *what, const struct bpf_insn *insns, __u32 cnt,
+				   const int *fds, __u32 fd_cnt)
+{
+	int fd = prog_load(insns, cnt, fds, fd_cnt);
+
+	if (fd < 0) {
+		printf("FAIL: %s: %s\n%s", what, errname(fd), verifier_log);
+		exit(1);
+	}
+	return fd;
+}
+
+/*
+ * prog_load() whose success the test checks: prints "load: OK" (expect_err());
+ * if the load fails, prints the verifier log and ends the test with finish().
+ */
+static inline int prog_load_checked(const struct bpf_insn *insns, __u32 cnt,
+				    const int *fds, __u32 fd_cnt)
+{
+	int fd = prog_load(insns, cnt, fds, fd_cnt);
+
+	expect_err("load", fd, 0);
+	if (fd < 0) {
+		printf("%s", verifier_log);
+		exit(finish());
+	}
+	return fd;
+}
+
+/*
  * BPF_MAP_TYPE_INSN_ARRAY (upstream's, kernel-patches/0016-0019): 16-byte
  * values { orig_off, xlated_off, jitted_off, pad }.
  */
@@ -290,17 +417,17 @@ static inline int insn_array_lookup(int fd, __u32 key, struct bpf_insn_array_val
 }
 
 /*
- * An INSN_ARRAY map with @map_extra, entry i's orig_off = @offs[i], frozen if
- * @freeze; dies on error, naming the map @what.
+ * An INSN_ARRAY map named @name (NULL: no name) with @map_extra, entry i's
+ * orig_off = @offs[i], frozen if @freeze; dies on error, naming the map @what.
  */
-static inline int insn_array_create_with(const char *what, __u64 map_extra, const __u32 *offs,
-					 __u32 n, bool freeze)
+static inline int insn_array_create_named(const char *what, const char *name, __u64 map_extra,
+					  const __u32 *offs, __u32 n, bool freeze)
 {
 	struct bpf_insn_array_value v;
 	int fd, err;
 	__u32 i;
 
-	fd = map_create(BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, map_extra);
+	fd = map_create_named(name, BPF_MAP_TYPE_INSN_ARRAY, 4, sizeof(v), n, 0, map_extra);
 	if (fd < 0) {
 		printf("FAIL: %s map create: %s\n", what, errname(fd));
 		exit(1);
@@ -315,10 +442,17 @@ static inline int insn_array_create_with(const char *what, __u64 map_extra, cons
 		}
 	}
 	if (freeze && (err = map_freeze(fd))) {
-		printf("FAIL: freeze: %s\n", errname(err));
+		printf("FAIL: %s freeze: %s\n", what, errname(err));
 		exit(1);
 	}
 	return fd;
+}
+
+/* The same without a map name. */
+static inline int insn_array_create_with(const char *what, __u64 map_extra, const __u32 *offs,
+					 __u32 n, bool freeze)
+{
+	return insn_array_create_named(what, NULL, map_extra, offs, n, freeze);
 }
 
 /* A plain INSN_ARRAY map (map_extra 0) with orig_off = @offs; dies on error. */
@@ -410,6 +544,24 @@ static inline void require_insn_array_kernel(void)
 	setvbuf(stdout, NULL, _IONBF, 0);
 }
 
+/*
+ * Prints "xlated <when>:", then " [i] src_reg S" for each static branch of
+ * the program's xlated dump (a ja with a src_reg: as loaded, whatever the
+ * state), then ", state on|off" from the key's map_extra.
+ */
+static inline void print_xlated_sites(int prog_fd, int key, const char *when)
+{
+	struct bpf_insn x[128];
+	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x)), i;
+
+	printf("xlated %s:", when);
+	for (i = 0; i < n; i++)
+		if ((x[i].code == (BPF_JMP | BPF_JA) || x[i].code == (BPF_JMP32 | BPF_JA)) &&
+		    x[i].src_reg)
+			printf(" [%u] src_reg %u", i, x[i].src_reg);
+	printf(", state %s\n", static_key_state(key) ? "on" : "off");
+}
+
 /* "removed" for a removed instruction (xlated_off 0xffffffff), else the number */
 static inline const char *xoff(__u32 off)
 {
@@ -421,6 +573,37 @@ static inline const char *xoff(__u32 off)
 		return "removed";
 	snprintf(b, sizeof(buf[0]), "%u", off);
 	return b;
+}
+
+/* Writes @v to the sysctl file @path (/proc/sys/...); 0 or -errno. */
+static inline int write_sysctl(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY);
+	int ok = fd >= 0 && write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+	int err = ok ? 0 : -errno;
+
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* Sets sysctl @name (file @path) to @v, printing "<name>=<v>: OK"; dies on error. */
+static inline void must_sysctl(const char *name, const char *path, const char *v)
+{
+	int err = write_sysctl(path, v);
+
+	printf("%s=%s: %s\n", name, v, errname(err));
+	if (err)
+		exit(1);
+}
+
+/* must_sysctl() of kernel.@name (/proc/sys/kernel/@name). */
+static inline void must_kernel_sysctl(const char *name, const char *v)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	must_sysctl(name, path, v);
 }
 
 /*
@@ -446,8 +629,44 @@ static inline int drop_caps_to(__u64 keep)
 	return (d[0].effective | (__u64)d[1].effective << 32) == keep ? 0 : -EPROTO;
 }
 
+struct caps_load {
+	__u64 keep;
+	const struct bpf_insn *insns;
+	__u32 cnt;
+	const int *fds;
+	__u32 fd_cnt;
+	int fd;			/* or -errno */
+};
+
+static inline void *caps_load_thread(void *arg)
+{
+	struct caps_load *l = arg;
+	int err = drop_caps_to(l->keep);
+
+	l->fd = err ? err : prog_load(l->insns, l->cnt, l->fds, l->fd_cnt);
+	return NULL;
+}
+
+/*
+ * prog_load() on a thread that keeps only the capabilities in @keep
+ * (drop_caps_to()); the calling thread keeps its own and gets the fd, which
+ * the process shares. The fd, or -errno of drop_caps_to() or of the load
+ * (the verifier log is in verifier_log). Dies if the thread cannot run.
+ */
+static inline int prog_load_with_caps(__u64 keep, const struct bpf_insn *insns, __u32 cnt,
+				      const int *fds, __u32 fd_cnt)
+{
+	struct caps_load l = { keep, insns, cnt, fds, fd_cnt, -EPROTO };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, caps_load_thread, &l) || pthread_join(t, NULL)) {
+		printf("FAIL: loader thread\n");
+		exit(1);
+	}
+	return l.fd;
+}
+
 #ifdef _GNU_SOURCE
-#include <pthread.h>
 #include <sched.h>
 
 /* SMP tests: run the calling thread on @cpu only; dies if it cannot. */

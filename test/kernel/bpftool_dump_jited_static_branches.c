@@ -18,16 +18,11 @@ static void site(int prog_fd, int key, __u32 func, const char *name)
 	__u32 lens[2] = { 0 }, base = 0, off, n, i;
 	struct bpf_insn_array_value v;
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 
 	memset(&info, 0, sizeof(info));
 	info.nr_jited_func_lens = 2;
 	info.jited_func_lens = (__u64)(unsigned long)lens;
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) || info.nr_jited_func_lens != 2) {
+	if (prog_info_fill(prog_fd, &info) || info.nr_jited_func_lens != 2) {
 		printf("FAIL: jited_func_lens: %s, %u functions\n", strerror(errno),
 		       info.nr_jited_func_lens);
 		exit(1);

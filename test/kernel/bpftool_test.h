@@ -5,7 +5,8 @@
  * /bin/bpftool, the patched tree's bpftool that scripts/qemu-run.sh puts in
  * the initramfs. Each run prints "$ bpftool ARGS", bpftool's output
  * (stdout and stderr, both on the console) and "exit N", so that FileCheck
- * sees the command, what it printed and how it ended.
+ * sees the command, what it printed and how it ended. prog_id_of() is
+ * bpfsk_test.h's.
  */
 #ifndef BPFTOOL_TEST_H
 #define BPFTOOL_TEST_H
@@ -71,62 +72,17 @@ static inline const char *u32str(__u32 v)
 static inline int named_static_key(const char *name, __u64 map_extra, const __u32 *offs,
 				   __u32 n)
 {
-	struct bpf_insn_array_value v;
-	union bpf_attr attr;
-	int fd, err;
-	__u32 i;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_INSN_ARRAY;
-	attr.key_size = 4;
-	attr.value_size = sizeof(v);
-	attr.max_entries = n;
-	attr.map_extra = map_extra;
-	snprintf(attr.map_name, sizeof(attr.map_name), "%s", name);
-	fd = sys_bpf(BPF_MAP_CREATE, &attr);
-	if (fd < 0) {
-		printf("FAIL: key %s: map create: %s\n", name, strerror(errno));
-		exit(1);
-	}
-	for (i = 0; i < n; i++) {
-		memset(&v, 0, sizeof(v));
-		v.orig_off = offs[i];
-		err = insn_array_update(fd, i, &v, BPF_ANY);
-		if (err) {
-			printf("FAIL: key %s: update %u: %s\n", name, i, errname(err));
-			exit(1);
-		}
-	}
-	err = map_freeze(fd);
-	if (err) {
-		printf("FAIL: key %s: freeze: %s\n", name, errname(err));
-		exit(1);
-	}
-	return fd;
+	return insn_array_create_named(name, name, map_extra, offs, n, true);
 }
 
 /* a socket filter named @name, @fds bound by fd_array_cnt; dies on error */
 static inline int named_prog(const char *name, const struct bpf_insn *insns, __u32 cnt,
 			     const int *fds, __u32 fd_cnt)
 {
-	union bpf_attr attr;
-	int fd;
+	int fd = prog_load_full(BPF_PROG_TYPE_SOCKET_FILTER, 0, name, insns, cnt, fds, fd_cnt, 1);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = cnt;
-	attr.license = (__u64)(unsigned long)"GPL";
-	attr.fd_array = (__u64)(unsigned long)fds;
-	attr.fd_array_cnt = fd_cnt;
-	attr.log_buf = (__u64)(unsigned long)verifier_log;
-	attr.log_size = sizeof(verifier_log);
-	attr.log_level = 1;
-	snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
-	verifier_log[0] = 0;
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd < 0) {
-		printf("FAIL: load %s: %s\n%s", name, strerror(errno), verifier_log);
+		printf("FAIL: load %s: %s\n%s", name, errname(fd), verifier_log);
 		exit(1);
 	}
 	return fd;
@@ -149,23 +105,6 @@ static inline __u32 map_id_of(int fd)
 
 	if (map_info_of(fd, &info)) {
 		printf("FAIL: map info: %s\n", strerror(errno));
-		exit(1);
-	}
-	return info.id;
-}
-
-static inline __u32 prog_id_of(int fd)
-{
-	struct bpf_prog_info info;
-	union bpf_attr attr;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
-		printf("FAIL: prog info: %s\n", strerror(errno));
 		exit(1);
 	}
 	return info.id;

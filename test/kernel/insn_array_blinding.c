@@ -64,11 +64,7 @@ int main(void)
 	// CHECK: bpf_jit_harden=2: OK
 	must_harden("2");
 	map = insn_array_create(one_offs, ARRAY_SIZE(one_offs), true);
-	prog_fd = prog_load(one, ARRAY_SIZE(one), &map, 1);
-	if (prog_fd < 0) {
-		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
-		return 1;
-	}
+	prog_fd = prog_load_or_die("load", one, ARRAY_SIZE(one), &map, 1);
 	n = prog_xlated(prog_fd, xlated, MAX_INSNS);
 	for (i = 0, r11 = 0; i < (int)n; i++)
 		r11 += xlated[i].dst_reg == REG_AX || xlated[i].src_reg == REG_AX;
@@ -91,11 +87,7 @@ int main(void)
 	close(map);
 
 	map = insn_array_create(two_offs, ARRAY_SIZE(two_offs), true);
-	prog_fd = prog_load(two, ARRAY_SIZE(two), &map, 1);
-	if (prog_fd < 0) {
-		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
-		return 1;
-	}
+	prog_fd = prog_load_or_die("load", two, ARRAY_SIZE(two), &map, 1);
 	// CHECK: two functions, blinded: run 5
 	printf("two functions, blinded: run %u\n", prog_run(prog_fd));
 	// CHECK-NEXT: xlated: 0->0 1->3 2->4 3->5 4->8

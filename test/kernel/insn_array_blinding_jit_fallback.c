@@ -24,7 +24,6 @@
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "static_key_blinding.h"
-#include <pthread.h>
 
 /* r0 = 1 + 0x1234 + 10 = 4671; the constants at 0, 1 and 3 are blinded
  * (three instructions each), the marked ones at 2, 4 and 5 are not.
@@ -39,36 +38,17 @@ static const struct bpf_insn prog[] = {
 };
 static const __u32 marked[] = { 2, 4, 5 };
 
-struct loader {
-	int map;
-	int fd;			/* or -errno */
-};
-
-/* Capabilities are per thread: only this thread gives them up. */
-static void *loader_thread(void *arg)
-{
-	struct loader *l = arg;
-	int err = drop_caps_to(1ull << CAP_SYSLOG);
-
-	l->fd = err ? err : prog_load(prog, ARRAY_SIZE(prog), &l->map, 1);
-	return NULL;
-}
-
 /* An unprivileged thread loads prog with a new insn array of the marked
  * instructions (*map); returns the program fd or -errno.
  */
 static int load_unprivileged(int *map)
 {
-	struct loader l = { -1, -EPROTO };
-	pthread_t t;
+	int fd;
 
-	*map = l.map = insn_array_create(marked, ARRAY_SIZE(marked), true);
-	if (pthread_create(&t, NULL, loader_thread, &l) || pthread_join(t, NULL)) {
-		printf("FAIL: loader thread\n");
-		exit(1);
-	}
-	printf("  load without CAP_BPF: %s\n", errname(l.fd < 0 ? l.fd : 0));
-	return l.fd;
+	*map = insn_array_create(marked, ARRAY_SIZE(marked), true);
+	fd = prog_load_with_caps(1ull << CAP_SYSLOG, prog, ARRAY_SIZE(prog), map, 1);
+	printf("  load without CAP_BPF: %s\n", errname(fd < 0 ? fd : 0));
+	return fd;
 }
 
 /* Prints the dump and the insn set; checks each offset holds its marked insn. */
@@ -120,7 +100,7 @@ int main(void)
 	// CHECK: bpf_jit_harden=2: OK
 	must_harden("2");
 	// CHECK-NEXT: unprivileged_bpf_disabled=0: OK
-	must_sysctl("unprivileged_bpf_disabled", "/proc/sys/kernel/unprivileged_bpf_disabled", "0");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "0");
 
 	// CHECK-LABEL: JIT fails
 	printf("JIT fails\n");
@@ -156,7 +136,7 @@ int main(void)
 	close(map);
 
 	// CHECK: unprivileged_bpf_disabled=2: OK
-	must_sysctl("unprivileged_bpf_disabled", "/proc/sys/kernel/unprivileged_bpf_disabled", "2");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "2");
 	// CHECK-NEXT: bpf_jit_harden=0: OK
 	must_harden("0");
 	// CHECK: PASSED

@@ -27,19 +27,13 @@ int main(void)
 	__u32 func_lens[4] = { 0 };
 	struct bpf_prog_info info;
 	struct bpf_insn_array_value v[3];
-	union bpf_attr attr;
 	int map, prog_fd, i;
 
 	require_insn_array_kernel();
 
 	map = insn_array_create(offs, ARRAY_SIZE(offs), true);
-	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &map, 1);
 	// CHECK: load: OK
-	expect_err("load", prog_fd, 0);
-	if (prog_fd < 0) {
-		printf("%s", verifier_log);
-		return finish();
-	}
+	prog_fd = prog_load_checked(prog, ARRAY_SIZE(prog), &map, 1);
 	// CHECK-NEXT: run: 22137
 	printf("run: %u\n", prog_run(prog_fd));
 
@@ -48,11 +42,7 @@ int main(void)
 	info.jited_prog_insns = (__u64)(unsigned long)image;
 	info.nr_jited_func_lens = ARRAY_SIZE(func_lens);
 	info.jited_func_lens = (__u64)(unsigned long)func_lens;
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) || info.jited_prog_len > sizeof(image)) {
+	if (prog_info_fill(prog_fd, &info) || info.jited_prog_len > sizeof(image)) {
 		printf("FAIL: prog info: %s\n", strerror(errno));
 		return 1;
 	}

@@ -28,13 +28,8 @@ int main(void)
 	require_insn_array_kernel();
 
 	map = insn_array_create(offs, ARRAY_SIZE(offs), true);
-	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &map, 1);
 	// CHECK: load: OK
-	expect_err("load", prog_fd, 0);
-	if (prog_fd < 0) {
-		printf("%s", verifier_log);
-		return finish();
-	}
+	prog_fd = prog_load_checked(prog, ARRAY_SIZE(prog), &map, 1);
 	// CHECK-NEXT: run: 43
 	printf("run: %u\n", prog_run(prog_fd));
 	n = prog_xlated(prog_fd, xlated, ARRAY_SIZE(xlated));

@@ -8,30 +8,10 @@
 #define STATIC_KEY_BLINDING_H
 
 #include "bpfsk_test.h"
-#include <fcntl.h>
 
 #define REG_AX 11	/* BPF_REG_AX: the kernel's blinding register */
 #define MAX_INSNS 256
 #define MAX_IMAGE 8192
-
-static int write_sysctl(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY);
-	int ok = fd >= 0 && write(fd, v, strlen(v)) == (ssize_t)strlen(v);
-
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -errno;
-}
-
-static void must_sysctl(const char *name, const char *path, const char *v)
-{
-	int err = write_sysctl(path, v);
-
-	printf("%s=%s: %s\n", name, v, errname(err));
-	if (err)
-		exit(1);
-}
 
 static void must_harden(const char *v)
 {

@@ -38,7 +38,6 @@
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "static_key_blinding.h"
-#include <pthread.h>
 
 /* key A off, key B on (the map_extra of maps[1]); and a plain insn array */
 static void make_maps(int maps[3])
@@ -58,22 +57,6 @@ static void close_maps(int maps[3])
 
 #define CAP_BIT(c) (1ull << (c))
 
-struct loader {
-	__u64 keep;
-	const int *maps;
-	int fd;			/* or -errno */
-};
-
-/* Capabilities are per thread: only this thread gives them up. */
-static void *loader_thread(void *arg)
-{
-	struct loader *l = arg;
-	int err = drop_caps_to(l->keep);
-
-	l->fd = err ? err : prog_load(prog1, ARRAY_SIZE(prog1), l->maps, 3);
-	return NULL;
-}
-
 /*
  * A thread that keeps only @keep loads prog1 with @maps; the fd is the
  * process's, the main thread keeps all its capabilities. Dies if the load
@@ -81,19 +64,14 @@ static void *loader_thread(void *arg)
  */
 static int load_with_caps(const char *what, __u64 keep, const int maps[3])
 {
-	struct loader l = { keep, maps, -EPROTO };
-	pthread_t t;
+	int fd = prog_load_with_caps(keep, prog1, ARRAY_SIZE(prog1), maps, 3);
 
-	if (pthread_create(&t, NULL, loader_thread, &l) || pthread_join(t, NULL)) {
-		printf("FAIL: loader thread\n");
+	printf("%s: %s\n", what, errname(fd < 0 ? fd : 0));
+	if (fd < 0) {
+		printf("FAIL: %s: %s\n%s", what, errname(fd), verifier_log);
 		exit(1);
 	}
-	printf("%s: %s\n", what, errname(l.fd < 0 ? l.fd : 0));
-	if (l.fd < 0) {
-		printf("FAIL: %s: %s\n%s", what, errname(l.fd), verifier_log);
-		exit(1);
-	}
-	return l.fd;
+	return fd;
 }
 
 /* Root loads prog1 with @maps; dies if the load fails. */
@@ -229,7 +207,7 @@ int main(void)
 	// CHECK-LABEL: unprivileged at harden=1
 	printf("unprivileged at harden=1\n");
 	// CHECK-NEXT: unprivileged_bpf_disabled=0: OK
-	must_sysctl("unprivileged_bpf_disabled", "/proc/sys/kernel/unprivileged_bpf_disabled", "0");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "0");
 	make_maps(maps);
 	/* a kernel that refuses static keys with blinding fails here */
 	// CHECK-NEXT: load with CAP_SYSLOG only: OK
@@ -277,7 +255,7 @@ int main(void)
 	close_maps(maps);
 
 	// CHECK: unprivileged_bpf_disabled=2: OK
-	must_sysctl("unprivileged_bpf_disabled", "/proc/sys/kernel/unprivileged_bpf_disabled", "2");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "2");
 	// CHECK-NEXT: bpf_jit_harden=0: OK
 	must_harden("0");
 	// CHECK: PASSED

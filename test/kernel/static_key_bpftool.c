@@ -35,19 +35,7 @@ static void bpftool(const char *obj, const char *verb, const char *what, __u32 i
 
 static void dump(int prog_fd)
 {
-	struct bpf_prog_info info;
-	union bpf_attr attr;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (__u64)(unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
-		printf("FAIL: BPF_OBJ_GET_INFO_BY_FD: %s\n", strerror(errno));
-		exit(1);
-	}
-	bpftool("prog", "dump", "xlated", info.id);
+	bpftool("prog", "dump", "xlated", prog_id_of(prog_fd));
 }
 
 int main(void)
@@ -61,11 +49,7 @@ int main(void)
 	require_static_keys_kernel();
 
 	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
-	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
-	if (prog_fd < 0) {
-		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
-		return 1;
-	}
+	prog_fd = prog_load_or_die("load", prog, ARRAY_SIZE(prog), &key, 1);
 	// CHECK: key off, result 1
 	// CHECK-NEXT: 0: (b7) r0 = 1
 	// CHECK-NEXT: ; static key  (map_id {{[0-9]+}}): off, nop

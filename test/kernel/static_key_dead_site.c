@@ -24,13 +24,8 @@ int main(void)
 	require_static_keys_kernel();
 
 	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
-	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
 	// CHECK: load: OK
-	expect_err("load", prog_fd, 0);
-	if (prog_fd < 0) {
-		printf("%s", verifier_log);
-		return finish();
-	}
+	prog_fd = prog_load_checked(prog, ARRAY_SIZE(prog), &key, 1);
 	v0 = xlated_off_of(key, 0);
 	v1 = xlated_off_of(key, 1);
 	// CHECK-NEXT: live site: 1, dead site: 0xffffffff

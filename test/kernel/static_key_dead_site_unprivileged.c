@@ -17,8 +17,6 @@
 //
 // RUN: %qemu-run %s | FileCheck %s
 #include "bpfsk_test.h"
-#include <fcntl.h>
-#include <pthread.h>
 #include <sys/klog.h>
 
 static const struct bpf_insn prog[] = {
@@ -32,36 +30,6 @@ static const struct bpf_insn prog[] = {
 	/* 7 */ MOV64_IMM(BPF_REG_0, 5),	/* dead */
 	/* 8 */ EXIT(),
 };
-
-static void must_sysctl(const char *name, const char *v)
-{
-	char path[128];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
-	fd = open(path, O_WRONLY);
-	ok = fd >= 0 && write(fd, v, strlen(v)) == (ssize_t)strlen(v);
-	printf("%s=%s: %s\n", name, v, ok ? "OK" : strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	if (!ok)
-		exit(1);
-}
-
-struct loader {
-	int key;
-	int fd;			/* or -errno */
-};
-
-/* Capabilities are per thread: only this thread gives them all up. */
-static void *loader_thread(void *arg)
-{
-	struct loader *l = arg;
-	int err = drop_caps_to(0);
-
-	l->fd = err ? err : prog_load(prog, ARRAY_SIZE(prog), &l->key, 1);
-	return NULL;
-}
 
 /* Whether the kernel log has a WARNING (a WARN_ON that did not panic). */
 static bool kernel_log_has_warning(void)
@@ -80,39 +48,35 @@ static bool kernel_log_has_warning(void)
 int main(void)
 {
 	struct bpf_insn dump[16];
-	struct loader l;
 	__u32 v0 = 0, v1 = 0, n;
-	pthread_t t;
+	int key, fd;
 
 	require_static_keys_kernel();
 
 	// CHECK: unprivileged_bpf_disabled=0: OK
-	must_sysctl("unprivileged_bpf_disabled", "0");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "0");
 	// CHECK-NEXT: panic_on_warn=1: OK
-	must_sysctl("panic_on_warn", "1");
+	must_kernel_sysctl("panic_on_warn", "1");
 
-	l.key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
-	l.fd = -EPROTO;
-	if (pthread_create(&t, NULL, loader_thread, &l) || pthread_join(t, NULL)) {
-		printf("FAIL: loader thread\n");
-		return 1;
-	}
+	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
+	/* a thread that gave up every capability loads it */
+	fd = prog_load_with_caps(0, prog, ARRAY_SIZE(prog), &key, 1);
 	// CHECK-NEXT: load without capabilities: OK
-	expect_err("load without capabilities", l.fd, 0);
-	if (l.fd < 0) {
+	expect_err("load without capabilities", fd, 0);
+	if (fd < 0) {
 		printf("%s", verifier_log);
 		return finish();
 	}
 
-	v0 = xlated_off_of(l.key, 0);
-	v1 = xlated_off_of(l.key, 1);
+	v0 = xlated_off_of(key, 0);
+	v1 = xlated_off_of(key, 1);
 	// CHECK-NEXT: live site: 1, dead site: 0xffffffff
 	printf("live site: %u, dead site: 0x%x\n", v0, v1);
 	if (v0 != 1 || v1 != 0xffffffff)
 		failures++;
 
 	/* the dead code was overwritten, not removed: this is the unprivileged path */
-	n = prog_xlated(l.fd, dump, ARRAY_SIZE(dump));
+	n = prog_xlated(fd, dump, ARRAY_SIZE(dump));
 	// CHECK-NEXT: 9 xlated insns, insn 6: ja -1 (src_reg 0)
 	printf("%u xlated insns, insn 6: %s (src_reg %u)\n", n,
 	       n > 6 && dump[6].code == (BPF_JMP | BPF_JA) && dump[6].off == -1 ? "ja -1" : "?",
@@ -121,15 +85,15 @@ int main(void)
 		failures++;
 
 	// CHECK-NEXT: off: 1
-	printf("off: %u\n", prog_run(l.fd));
+	printf("off: %u\n", prog_run(fd));
 	// CHECK-NEXT: update on: OK
-	expect_err("update on", static_key_update(l.key, 1), 0);
+	expect_err("update on", static_key_update(key, 1), 0);
 	// CHECK-NEXT: on: 2
-	printf("on: %u\n", prog_run(l.fd));
+	printf("on: %u\n", prog_run(fd));
 	// CHECK-NEXT: update off: OK
-	expect_err("update off", static_key_update(l.key, 0), 0);
+	expect_err("update off", static_key_update(key, 0), 0);
 	// CHECK-NEXT: off again: 1
-	printf("off again: %u\n", prog_run(l.fd));
+	printf("off again: %u\n", prog_run(fd));
 
 	// CHECK-NEXT: kernel log has no WARNING: OK
 	if (kernel_log_has_warning()) {
@@ -138,13 +102,13 @@ int main(void)
 	} else {
 		printf("kernel log has no WARNING: OK\n");
 	}
-	close(l.fd);
-	close(l.key);
+	close(fd);
+	close(key);
 
 	// CHECK-NEXT: panic_on_warn=0: OK
-	must_sysctl("panic_on_warn", "0");
+	must_kernel_sysctl("panic_on_warn", "0");
 	// CHECK-NEXT: unprivileged_bpf_disabled=2: OK
-	must_sysctl("unprivileged_bpf_disabled", "2");
+	must_kernel_sysctl("unprivileged_bpf_disabled", "2");
 	// CHECK-NEXT: PASSED
 	return finish();
 }

@@ -15,50 +15,6 @@
 static unsigned char img[3][4096];
 static __u32 len[3];
 
-static void print_diff(int a, int b)
-{
-	__u32 i = 0, j, start, ranges = 0;
-
-	while (i < len[a]) {
-		if (img[a][i] == img[b][i]) {
-			i++;
-			continue;
-		}
-#if defined(__aarch64__)
-		/* the whole instruction: 4 bytes, 4-byte aligned */
-		start = i & ~3u;
-		j = 4;
-#else
-		start = i;
-		/* the whole instruction: a site is 2 or 5 bytes and starts with a
-		 * differing byte; extend over the bytes of the longer form
-		 */
-		j = (img[a][i] == 0x0f || img[a][i] == 0xe9 ||
-		     img[b][i] == 0x0f || img[b][i] == 0xe9) ? 5 : 2;
-#endif
-		printf("  site %u (%u bytes):", ++ranges, j);
-		for (i = start; i < start + j; i++)
-			printf(" %02x", img[a][i]);
-		printf(" ->");
-		for (i = start; i < start + j; i++)
-			printf(" %02x", img[b][i]);
-		printf("\n");
-	}
-	printf("  %u site(s) changed\n", ranges);
-}
-
-static void print_xlated_sites(int prog_fd, int key, const char *when)
-{
-	struct bpf_insn x[128];
-	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x)), i;
-
-	printf("xlated %s:", when);
-	for (i = 0; i < n; i++)
-		if ((x[i].code == (BPF_JMP32 | BPF_JA)) && x[i].src_reg)
-			printf(" [%u] src_reg %u", i, x[i].src_reg);
-	printf(", state %s\n", static_key_state(key) ? "on" : "off");
-}
-
 int main(void)
 {
 	struct bpf_insn prog[64];
@@ -79,11 +35,7 @@ int main(void)
 	prog[n++] = EXIT();
 
 	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 4 }, 2, true);
-	prog_fd = prog_load(prog, n, &key, 1);
-	if (prog_fd < 0) {
-		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
-		return 1;
-	}
+	prog_fd = prog_load_or_die("load", prog, n, &key, 1);
 
 	// CHECK: key off: result 41
 	printf("key off: result %u\n", prog_run(prog_fd));
@@ -112,7 +64,7 @@ int main(void)
 	// JIT-ARM64-NEXT:   site 2 (4 bytes): 1f 20 03 d5 -> 29 00 00 14
 	// CHECK-NEXT:   2 site(s) changed
 	printf("jited off -> on:\n");
-	print_diff(0, 1);
+	print_jited_diff(img[0], img[1], len[0]);
 	// CHECK-NEXT: jited on -> off:
 	// JIT-X86-NEXT:   site 1 (2 bytes): eb {{[0-9a-f][0-9a-f]}} -> 66 90
 	// JIT-X86-NEXT:   site 2 (5 bytes): e9 {{[0-9a-f][0-9a-f]}} 00 00 00 -> 0f 1f 44 00 00
@@ -120,7 +72,7 @@ int main(void)
 	// JIT-ARM64-NEXT:   site 2 (4 bytes): 29 00 00 14 -> 1f 20 03 d5
 	// CHECK-NEXT:   2 site(s) changed
 	printf("jited on -> off:\n");
-	print_diff(1, 2);
+	print_jited_diff(img[1], img[2], len[1]);
 	// CHECK-NEXT: jited off == jited off again: yes
 	printf("jited off == jited off again: %s\n",
 	       len[0] == len[2] && !memcmp(img[0], img[2], len[0]) ? "yes" : "no");

@@ -2,8 +2,8 @@
 /*
  * Helpers for the tests of the static key kfuncs (kernel-patches/0013,
  * docs/abi.md "Flipping a key from BPF"): the kfuncs' BTF ids in the
- * running kernel, program loads of any type, and the program whose branch
- * the tests flip.
+ * running kernel, the programs that flip a key (loaded with bpfsk_test.h's
+ * prog_load_as()), and the program whose branch the tests flip.
  */
 #ifndef STATIC_KEY_KFUNC_H
 #define STATIC_KEY_KFUNC_H
@@ -39,29 +39,6 @@ static inline int kfunc_id(const char *name)
 		exit(1);
 	}
 	return id;
-}
-
-/* BPF_PROG_LOAD of @type with @flags, log level 1; the fd or -errno */
-static inline int prog_load_as(__u32 type, __u32 flags, const struct bpf_insn *insns,
-			       __u32 cnt, const int *fds, __u32 fd_cnt)
-{
-	union bpf_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	verifier_log[0] = 0;
-	attr.prog_type = type;
-	attr.prog_flags = flags;
-	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = cnt;
-	attr.license = (__u64)(unsigned long)"GPL";
-	attr.fd_array = (__u64)(unsigned long)fds;
-	attr.fd_array_cnt = fd_cnt;
-	attr.log_buf = (__u64)(unsigned long)verifier_log;
-	attr.log_size = sizeof(verifier_log);
-	attr.log_level = 1;
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
-	return fd < 0 ? -errno : fd;
 }
 
 /*
@@ -121,15 +98,9 @@ static inline int target_load(__u64 map_extra, int *key)
 		EXIT(),
 	};
 	static const __u32 offs[] = { 0 };
-	int prog;
 
 	*key = static_key_create(map_extra, offs, 1, true);
-	prog = prog_load(insns, ARRAY_SIZE(insns), key, 1);
-	if (prog < 0) {
-		printf("FAIL: target load: %s\n%s", errname(prog), verifier_log);
-		exit(1);
-	}
-	return prog;
+	return prog_load_or_die("target load", insns, ARRAY_SIZE(insns), key, 1);
 }
 
 /*

@@ -84,21 +84,6 @@ static void check_final(const char *what, int want)
 	failures += bad != 0;
 }
 
-static void must_sysctl(const char *name, const char *v)
-{
-	char path[128];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
-	fd = open(path, O_WRONLY);
-	ok = fd >= 0 && write(fd, v, strlen(v)) == (ssize_t)strlen(v);
-	printf("%s=%s: %s\n", name, v, ok ? "OK" : strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	if (!ok)
-		exit(1);
-}
-
 int main(void)
 {
 	int set, on_prog, off_prog, on_fd[2], off_fd[2], s;
@@ -110,7 +95,7 @@ int main(void)
 		return 1;
 	}
 	// CHECK: panic_on_warn=1: OK
-	must_sysctl("panic_on_warn", "1");
+	must_kernel_sysctl("panic_on_warn", "1");
 
 	set = kfunc_id("bpf_static_key_set");
 	target = target_load(BPF_F_STATIC_KEY, &key);

@@ -39,11 +39,7 @@ int main(void)
 
 	keys[0] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1 }, 1, true);
 	keys[1] = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 6 }, 1, true);
-	prog_fd = prog_load(prog, ARRAY_SIZE(prog), keys, 2);
-	if (prog_fd < 0) {
-		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
-		return 1;
-	}
+	prog_fd = prog_load_or_die("load", prog, ARRAY_SIZE(prog), keys, 2);
 	// CHECK: A off, B off: 1
 	printf("A off, B off: %u\n", prog_run(prog_fd));
 	// CHECK-NEXT: B on: OK, result 2
@@ -57,11 +53,7 @@ int main(void)
 	close(prog_fd);
 
 	c = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 6 }, 2, true);
-	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &c, 1);
-	if (prog_fd < 0) {
-		printf("FAIL: load: %s\n%s", errname(prog_fd), verifier_log);
-		return 1;
-	}
+	prog_fd = prog_load_or_die("load", prog, ARRAY_SIZE(prog), &c, 1);
 	// CHECK: C off: 1
 	printf("C off: %u\n", prog_run(prog_fd));
 	// CHECK-NEXT: C on: OK, result 12

@@ -23,49 +23,6 @@ static const struct bpf_insn prog[] = {
 static unsigned char img[3][1024];
 static __u32 len[3];
 
-/* Print each instruction of image @b that differs from image @a. */
-static void print_diff(int a, int b)
-{
-	__u32 i = 0, j, start, sites = 0;
-
-	while (i < len[a]) {
-		if (img[a][i] == img[b][i]) {
-			i++;
-			continue;
-		}
-#if defined(__aarch64__)
-		start = i & ~3u;	/* one 4-byte instruction */
-		j = 4;
-#else
-		start = i;		/* a 2-byte site: nop 66 90 or jmp rel8 */
-		j = 2;
-#endif
-		printf("  site %u (%u bytes):", ++sites, j);
-		for (i = start; i < start + j; i++)
-			printf(" %02x", img[a][i]);
-		printf(" ->");
-		for (i = start; i < start + j; i++)
-			printf(" %02x", img[b][i]);
-		printf("\n");
-	}
-	printf("  %u site(s) changed\n", sites);
-	if (sites != 2)
-		failures++;
-}
-
-static void print_xlated_sites(int prog_fd, int key, const char *when)
-{
-	struct bpf_insn x[16];
-	__u32 n = prog_xlated(prog_fd, x, ARRAY_SIZE(x)), i;
-
-	printf("xlated %s:", when);
-	for (i = 0; i < n; i++)
-		if ((x[i].code == (BPF_JMP | BPF_JA) || x[i].code == (BPF_JMP32 | BPF_JA)) &&
-		    x[i].src_reg)
-			printf(" [%u] src_reg %u", i, x[i].src_reg);
-	printf(", state %s\n", static_key_state(key) ? "on" : "off");
-}
-
 int main(void)
 {
 	int key, prog_fd;
@@ -73,13 +30,8 @@ int main(void)
 	require_static_keys_kernel();
 
 	key = static_key_create(BPF_F_STATIC_KEY, (__u32[]){ 1, 2 }, 2, true);
-	prog_fd = prog_load(prog, ARRAY_SIZE(prog), &key, 1);
 	// CHECK: load: OK
-	expect_err("load", prog_fd, 0);
-	if (prog_fd < 0) {
-		printf("%s", verifier_log);
-		return finish();
-	}
+	prog_fd = prog_load_checked(prog, ARRAY_SIZE(prog), &key, 1);
 
 	// CHECK-NEXT: key off: result 1
 	printf("key off: result %u\n", prog_run(prog_fd));
@@ -107,7 +59,8 @@ int main(void)
 	// JIT-ARM64-NEXT:   site 2 (4 bytes): 1f 20 03 d5 -> 02 00 00 14
 	// CHECK-NEXT:   2 site(s) changed
 	printf("jited off -> on:\n");
-	print_diff(0, 1);
+	if (print_jited_diff(img[0], img[1], len[0]) != 2)
+		failures++;
 	// CHECK-NEXT: jited on -> off:
 	// JIT-X86-NEXT:   site 1 (2 bytes): eb 00 -> 66 90
 	// JIT-X86-NEXT:   site 2 (2 bytes): eb 00 -> 66 90
@@ -115,7 +68,8 @@ int main(void)
 	// JIT-ARM64-NEXT:   site 2 (4 bytes): 02 00 00 14 -> 1f 20 03 d5
 	// CHECK-NEXT:   2 site(s) changed
 	printf("jited on -> off:\n");
-	print_diff(1, 2);
+	if (print_jited_diff(img[1], img[2], len[1]) != 2)
+		failures++;
 
 	close(prog_fd);
 	close(key);
