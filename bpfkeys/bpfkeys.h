@@ -95,7 +95,7 @@ struct bk_object {
 	const char *path;
 	struct bk_section *sections;
 	size_t section_count;
-	GElf_Sym *symbols;
+	const GElf_Sym *symbols;
 	size_t symbol_count;
 	const char **symbol_names;
 	size_t static_keys_section;

@@ -118,7 +118,7 @@ struct elfobj {
 	struct elfobj_section *sections;
 	size_t section_count;
 	size_t shstrndx, symtab, strtab;
-	Elf64_Sym *symbols; /* 8-byte aligned copy of .symtab */
+	const Elf64_Sym *symbols; /* .symtab's data (8-byte aligned: in the image or a copy) */
 	size_t symbol_count;
 	const char **symbol_names; /* a section symbol gets its section's name */
 	struct btf *btf; /* .BTF, NULL if none */
