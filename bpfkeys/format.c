@@ -86,7 +86,7 @@ static void add_function_names(struct elfobj_strtab *st, const struct bk_object 
  * miss per site, most of the build at 1,000 sites per function.
  */
 struct site_summary {
-	size_t function;
+	uint32_t function;
 	uint32_t function_start;
 	uint32_t insn; /* within the function */
 	uint32_t flags;

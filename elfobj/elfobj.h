@@ -193,11 +193,13 @@ static inline bool elfobj_map_is_old_abi_static_key(const struct elfobj_map_kind
 
 /* static_keys.c: the branches .static_keys describes, sorted by (section, insn). */
 struct elfobj_static_branch {
-	size_t entry; /* index of its .static_keys entry */
-	size_t section; /* code section of the branch and its target */
 	uint64_t insn; /* instruction index of the branch in the section */
 	uint64_t target; /* instruction index it jumps to */
-	size_t key_symbol; /* symbol of the key (its definition is the tools' to check) */
+	/* 32 bits (a million entries take 32 MB, not 48): sections and symbols are
+	 * numbered so in ELF64, and more entries are refused */
+	uint32_t entry; /* index of its .static_keys entry */
+	uint32_t section; /* code section of the branch and its target */
+	uint32_t key_symbol; /* symbol of the key (its definition is the tools' to check) */
 	bool likely; /* entry flag */
 	bool jump_when_off; /* polarity: nop_or_goto(l) */
 	bool wide; /* gotol (32-bit) form */
