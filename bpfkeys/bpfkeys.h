@@ -116,6 +116,9 @@ struct bk_object {
 	size_t instance_count;
 	uint32_t *instance_sites; /* indices into sites, per instance */
 	size_t instance_site_count;
+	/* no two functions share a name, nor a function a key's or a section's
+	 * (bk_build_instances): .bpfkeys need not look function names up */
+	bool function_names_unique;
 };
 
 /* diag.c */

@@ -266,30 +266,58 @@ static int cmp_program(const void *a, const void *b)
 	return cmp_program_key(&sort_keys[*(const uint32_t *)a], &sort_keys[*(const uint32_t *)b]);
 }
 
-/* The programs (indices into obj->functions) sorted by name, or NULL if two share one. */
-static uint32_t *programs_by_name(const struct bk_object *obj, size_t *count)
+/* Whether `name` is a function's: a binary search of the functions by name. */
+static bool is_function_name(const struct program_key *keys, const uint32_t *rank, size_t n,
+			     const char *name)
 {
-	/* keys[] and function[] are indexed by program, in function order; rank[] sorts them */
-	struct program_key *keys = bk_xcalloc(obj->function_count + 1, sizeof(*keys));
-	uint32_t *function = bk_xcalloc(obj->function_count + 1, sizeof(*function));
-	uint32_t *rank = bk_xcalloc(obj->function_count + 1, sizeof(*rank));
-	uint32_t *programs;
-	size_t n = 0;
+	struct program_key key;
+	size_t lo = 0, hi = n;
 
-	for (size_t i = 0; i < obj->function_count; i++)
-		if (obj->functions[i].is_program) {
-			program_key_init(&keys[n], obj->functions[i].name);
-			function[n] = (uint32_t)i;
-			rank[n] = (uint32_t)n;
-			n++;
-		}
+	program_key_init(&key, name);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_program_key(&keys[rank[mid]], &key);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * The programs (indices into obj->functions) sorted by name, or NULL if two
+ * share one. All functions are sorted, the programs taken in that order (the
+ * sort is stable, so two programs of one name are compared as when only
+ * programs were sorted), and that tells, for the price of a binary search per
+ * key and section, whether every function name is unique in .bpfkeys' strings.
+ */
+static uint32_t *programs_by_name(struct bk_object *obj, size_t *count)
+{
+	/* keys[] is indexed by function; rank[] sorts them */
+	size_t n = obj->function_count, program_count = 0;
+	struct program_key *keys = bk_xcalloc(n + 1, sizeof(*keys));
+	uint32_t *rank = bk_xcalloc(n + 1, sizeof(*rank));
+	uint32_t *programs = bk_xcalloc(n + 1, sizeof(*programs));
+	bool unique = true;
+
+	for (size_t i = 0; i < n; i++) {
+		program_key_init(&keys[i], obj->functions[i].name);
+		rank[i] = (uint32_t)i;
+	}
 	sort_keys = keys;
 	elfobj_sort(rank, n, sizeof(*rank), cmp_program);
-	programs = bk_xcalloc(n + 1, sizeof(*programs));
-	for (size_t r = 0; r < n; r++)
-		programs[r] = function[rank[r]];
-	for (size_t r = 1; r < n; r++)
-		if (cmp_program_key(&keys[rank[r - 1]], &keys[rank[r]]) == 0) {
+	for (size_t r = 0; r < n; r++) {
+		if (r > 0 && cmp_program_key(&keys[rank[r - 1]], &keys[rank[r]]) == 0)
+			unique = false;
+		if (obj->functions[rank[r]].is_program)
+			programs[program_count++] = rank[r];
+	}
+	for (size_t r = 1; r < program_count; r++)
+		if (cmp_program_key(&keys[programs[r - 1]], &keys[programs[r]]) == 0) {
 			const struct bk_function *x = &obj->functions[programs[r - 1]];
 			const struct bk_function *y = &obj->functions[programs[r]];
 
@@ -299,10 +327,14 @@ static uint32_t *programs_by_name(const struct bk_object *obj, size_t *count)
 			programs = NULL;
 			break;
 		}
+	for (size_t i = 0; unique && i < obj->key_count; i++)
+		unique = !is_function_name(keys, rank, n, obj->keys[i].name);
+	for (size_t i = 1; unique && i < obj->section_count; i++)
+		unique = !is_function_name(keys, rank, n, obj->sections[i].name);
+	obj->function_names_unique = unique;
 	free(keys);
-	free(function);
 	free(rank);
-	*count = n;
+	*count = program_count;
 	return programs;
 }
 

@@ -248,6 +248,12 @@ int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str);
 /* The same, for a string of `length` bytes whose elfobj_hash_name() the caller knows. */
 int64_t elfobj_strtab_add_hashed(struct elfobj_strtab *table, const char *str, size_t length,
 				 uint64_t hash);
+/*
+ * Appends a string the caller knows differs from every string added before
+ * and after it, unindexed (no hash, no slot): a lookup never finds it. Its
+ * offset, or <0 (reported) on error.
+ */
+int64_t elfobj_strtab_append_unique(struct elfobj_strtab *table, const char *str, size_t length);
 /* Room for `strings` more strings of `bytes` in all (sizes the table once, up front). */
 int elfobj_strtab_reserve(struct elfobj_strtab *table, size_t strings, size_t bytes);
 /* Asks the cache for the slot that adding or finding `str` reads first (a hint only). */
