@@ -75,7 +75,7 @@ struct elfobj_section {
 	const char *name;
 	Elf64_Shdr shdr;
 	const uint8_t *data; /* in the image (or an aligned copy of a misaligned
-				 * relocation table); NULL for SHT_NOBITS and index 0 */
+				 * relocation or symbol table); NULL for SHT_NOBITS and index 0 */
 	void *aligned_copy;
 	size_t rel_section; /* index of the SHT_REL section relocating it, 0 if none */
 };
