@@ -82,12 +82,15 @@ struct bk_site {
 	bool wide; /* 32-bit (gotol) form */
 };
 
-/* One (key, program) pair and its sites: the unit a loader creates a map for. */
+/*
+ * One (key, program) pair and its sites: the unit a loader creates a map for.
+ * 32-bit: bk_build_instances() refuses 4G keys, functions or instance sites.
+ */
 struct bk_instance {
-	size_t key;
-	size_t program; /* index in obj->functions */
-	size_t first_site; /* into obj->instance_sites */
-	size_t site_count;
+	uint32_t key;
+	uint32_t program; /* index in obj->functions */
+	uint32_t first_site; /* into obj->instance_sites */
+	uint32_t site_count;
 };
 
 struct bk_object {
@@ -95,7 +98,7 @@ struct bk_object {
 	const char *path;
 	struct bk_section *sections;
 	size_t section_count;
-	GElf_Sym *symbols;
+	const GElf_Sym *symbols;
 	size_t symbol_count;
 	const char **symbol_names;
 	size_t static_keys_section;
@@ -111,8 +114,11 @@ struct bk_object {
 	size_t site_count;
 	struct bk_instance *instances; /* sorted by (key name, program name) */
 	size_t instance_count;
-	size_t *instance_sites; /* indices into sites, per instance */
+	uint32_t *instance_sites; /* indices into sites, per instance */
 	size_t instance_site_count;
+	/* no two functions share a name, nor a function a key's or a section's
+	 * (bk_build_instances): .bpfkeys need not look function names up */
+	bool function_names_unique;
 };
 
 /* diag.c */

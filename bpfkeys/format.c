@@ -37,16 +37,25 @@ struct function_strings {
 	uint32_t section_offset;
 };
 
-/* NULL (reported) if a name is too long for the format's 32-bit offsets */
+/*
+ * NULL (reported) if a name is too long for the format's 32-bit offsets. Names
+ * known to be unique are not looked up, so not hashed.
+ */
 static struct function_strings *function_strings_new(const struct bk_object *obj, size_t *bytes)
 {
 	struct function_strings *strings = bk_xcalloc(obj->function_count + 1, sizeof(*strings));
+	bool hash = !obj->function_names_unique;
 
 	*bytes = 0;
 	for (size_t f = 0; f < obj->function_count; f++) {
 		const char *name = obj->functions[f].name;
 		size_t len;
-		uint64_t h = elfobj_hash_name_length(name, &len);
+		uint64_t h = 0;
+
+		if (hash)
+			h = elfobj_hash_name_length(name, &len);
+		else
+			len = strlen(name);
 
 		if (len >= UINT32_MAX) {
 			bk_error(obj, "function name of %zu bytes", len);
@@ -70,7 +79,9 @@ static void add_function_names(struct elfobj_strtab *st, const struct bk_object 
 
 	if (fn->name_offset)
 		return;
-	offset = elfobj_strtab_add_hashed(st, fn->name, fn->length, fn->hash);
+	offset = obj->function_names_unique
+			 ? elfobj_strtab_append_unique(st, fn->name, fn->length)
+			 : elfobj_strtab_add_hashed(st, fn->name, fn->length, fn->hash);
 	if (offset < 0)
 		exit(1);
 	fn->name_offset = (uint32_t)offset;
@@ -86,7 +97,7 @@ static void add_function_names(struct elfobj_strtab *st, const struct bk_object 
  * miss per site, most of the build at 1,000 sites per function.
  */
 struct site_summary {
-	size_t function;
+	uint32_t function;
 	uint32_t function_start;
 	uint32_t insn; /* within the function */
 	uint32_t flags;
@@ -126,9 +137,10 @@ static void prefetch_name(const struct function_strings *fn)
 		__builtin_prefetch(fn->name);
 }
 
-static void prefetch_name_slot(const struct elfobj_strtab *st, const struct function_strings *fn)
+static void prefetch_name_slot(const struct elfobj_strtab *st, const struct function_strings *fn,
+			       bool unique)
 {
-	if (!fn->name_offset)
+	if (!fn->name_offset && !unique)
 		elfobj_strtab_prefetch_hashed(st, fn->hash);
 }
 
@@ -182,7 +194,9 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		name_bytes += strlen(obj->keys[i].name) + 1;
 	for (size_t i = 0; i < obj->section_count; i++)
 		name_bytes += obj->sections[i].name ? strlen(obj->sections[i].name) + 1 : 0;
-	if (elfobj_strtab_reserve(&st, obj->function_count + obj->key_count + obj->section_count,
+	if (elfobj_strtab_reserve(&st,
+				  (obj->function_names_unique ? 0 : obj->function_count) +
+					  obj->key_count + obj->section_count,
 				  name_bytes))
 		exit(1);
 	for (size_t i = 0; i < obj->key_count; i++) {
@@ -207,8 +221,9 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		if (i + PREFETCH_AHEAD * 2 / 3 < obj->instance_count)
 			prefetch_name(&strings[obj->instances[i + PREFETCH_AHEAD * 2 / 3].program]);
 		if (i + PREFETCH_AHEAD / 3 < obj->instance_count)
-			prefetch_name_slot(
-				&st, &strings[obj->instances[i + PREFETCH_AHEAD / 3].program]);
+			prefetch_name_slot(&st,
+					   &strings[obj->instances[i + PREFETCH_AHEAD / 3].program],
+					   obj->function_names_unique);
 		if (!out_key->instance_count)
 			out_key->first_instance = (uint32_t)i;
 		out_key->instance_count++;

@@ -54,7 +54,8 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 		bk_error(obj,
 			 "section '%s': entry %zu (offset 0x%llx): key '%s' is not a map in .maps: "
 			 "%s%s%s",
-			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
+			 ELFOBJ_STATIC_KEYS_SECTION, (size_t)branch->entry,
+			 (unsigned long long)base, kname,
 			 sym->st_shndx == SHN_UNDEF
 				 ? "it is undefined: link the object defining it first"
 				 : "it is in section '",
@@ -68,9 +69,9 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 			obj,
 			"section '%s': entry %zu (offset 0x%llx): key '%s' is not a static key "
 			"(map type %llu, map_extra 0x%llx; expected type %d with BPF_F_STATIC_KEY)",
-			ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
-			(unsigned long long)key->map_type, (unsigned long long)key->map_extra,
-			BPF_MAP_TYPE_INSN_ARRAY);
+			ELFOBJ_STATIC_KEYS_SECTION, (size_t)branch->entry, (unsigned long long)base,
+			kname, (unsigned long long)key->map_type,
+			(unsigned long long)key->map_extra, BPF_MAP_TYPE_INSN_ARRAY);
 		return -1;
 	}
 	f = branch_function(obj, branch, function_hint);
@@ -78,8 +79,9 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 		bk_error(obj,
 			 "section '%s': entry %zu (offset 0x%llx): key '%s': section '%s', offset "
 			 "0x%llx: site is not inside a function",
-			 ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
-			 code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE);
+			 ELFOBJ_STATIC_KEYS_SECTION, (size_t)branch->entry,
+			 (unsigned long long)base, kname, code->name,
+			 (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
 	fn = &obj->functions[f];
@@ -88,8 +90,9 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 			obj,
 			"section '%s': entry %zu (offset 0x%llx): key '%s': function '%s' (section "
 			"'%s', offset 0x%llx): jump target 0x%llx is outside the function",
-			ELFOBJ_STATIC_KEYS_SECTION, branch->entry, (unsigned long long)base, kname,
-			fn->name, code->name, (unsigned long long)branch->insn * ELFOBJ_INSN_SIZE,
+			ELFOBJ_STATIC_KEYS_SECTION, (size_t)branch->entry, (unsigned long long)base,
+			kname, fn->name, code->name,
+			(unsigned long long)branch->insn * ELFOBJ_INSN_SIZE,
 			(unsigned long long)branch->target * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
@@ -263,29 +266,58 @@ static int cmp_program(const void *a, const void *b)
 	return cmp_program_key(&sort_keys[*(const uint32_t *)a], &sort_keys[*(const uint32_t *)b]);
 }
 
-/* The programs (indices into obj->functions) sorted by name, or NULL if two share one. */
-static size_t *programs_by_name(const struct bk_object *obj, size_t *count)
+/* Whether `name` is a function's: a binary search of the functions by name. */
+static bool is_function_name(const struct program_key *keys, const uint32_t *rank, size_t n,
+			     const char *name)
 {
-	/* keys[] and function[] are indexed by program, in function order; rank[] sorts them */
-	struct program_key *keys = bk_xcalloc(obj->function_count + 1, sizeof(*keys));
-	uint32_t *function = bk_xcalloc(obj->function_count + 1, sizeof(*function));
-	uint32_t *rank = bk_xcalloc(obj->function_count + 1, sizeof(*rank));
-	size_t *programs, n = 0;
+	struct program_key key;
+	size_t lo = 0, hi = n;
 
-	for (size_t i = 0; i < obj->function_count; i++)
-		if (obj->functions[i].is_program) {
-			program_key_init(&keys[n], obj->functions[i].name);
-			function[n] = (uint32_t)i;
-			rank[n] = (uint32_t)n;
-			n++;
-		}
+	program_key_init(&key, name);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_program_key(&keys[rank[mid]], &key);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * The programs (indices into obj->functions) sorted by name, or NULL if two
+ * share one. All functions are sorted, the programs taken in that order (the
+ * sort is stable, so two programs of one name are compared as when only
+ * programs were sorted), and that tells, for the price of a binary search per
+ * key and section, whether every function name is unique in .bpfkeys' strings.
+ */
+static uint32_t *programs_by_name(struct bk_object *obj, size_t *count)
+{
+	/* keys[] is indexed by function; rank[] sorts them */
+	size_t n = obj->function_count, program_count = 0;
+	struct program_key *keys = bk_xcalloc(n + 1, sizeof(*keys));
+	uint32_t *rank = bk_xcalloc(n + 1, sizeof(*rank));
+	uint32_t *programs = bk_xcalloc(n + 1, sizeof(*programs));
+	bool unique = true;
+
+	for (size_t i = 0; i < n; i++) {
+		program_key_init(&keys[i], obj->functions[i].name);
+		rank[i] = (uint32_t)i;
+	}
 	sort_keys = keys;
 	elfobj_sort(rank, n, sizeof(*rank), cmp_program);
-	programs = bk_xcalloc(n + 1, sizeof(size_t));
-	for (size_t r = 0; r < n; r++)
-		programs[r] = function[rank[r]];
-	for (size_t r = 1; r < n; r++)
-		if (cmp_program_key(&keys[rank[r - 1]], &keys[rank[r]]) == 0) {
+	for (size_t r = 0; r < n; r++) {
+		if (r > 0 && cmp_program_key(&keys[rank[r - 1]], &keys[rank[r]]) == 0)
+			unique = false;
+		if (obj->functions[rank[r]].is_program)
+			programs[program_count++] = rank[r];
+	}
+	for (size_t r = 1; r < program_count; r++)
+		if (cmp_program_key(&keys[programs[r - 1]], &keys[programs[r]]) == 0) {
 			const struct bk_function *x = &obj->functions[programs[r - 1]];
 			const struct bk_function *y = &obj->functions[programs[r]];
 
@@ -295,20 +327,25 @@ static size_t *programs_by_name(const struct bk_object *obj, size_t *count)
 			programs = NULL;
 			break;
 		}
+	for (size_t i = 0; unique && i < obj->key_count; i++)
+		unique = !is_function_name(keys, rank, n, obj->keys[i].name);
+	for (size_t i = 1; unique && i < obj->section_count; i++)
+		unique = !is_function_name(keys, rank, n, obj->sections[i].name);
+	obj->function_names_unique = unique;
 	free(keys);
-	free(function);
 	free(rank);
-	*count = n;
+	*count = program_count;
 	return programs;
 }
 
 int bk_build_instances(struct bk_object *obj)
 {
-	size_t *programs, program_count = 0;
-	size_t *stack, *seen; /* seen: stamp rank + 1 */
+	uint32_t *programs, *stack, *seen; /* seen: stamp rank + 1 */
+	size_t program_count = 0;
 	bool *reached;
 	struct triple *triples = NULL;
 	size_t triple_count = 0, triple_cap = 0;
+	int err = -1;
 
 	if (obj->function_count >= UINT32_MAX || obj->site_count >= UINT32_MAX ||
 	    obj->key_count >= UINT32_MAX) {
@@ -318,22 +355,31 @@ int bk_build_instances(struct bk_object *obj)
 	programs = programs_by_name(obj, &program_count);
 	if (!programs)
 		return -1;
-	stack = bk_xcalloc(obj->function_count + 1, sizeof(size_t));
-	seen = bk_xcalloc(obj->function_count + 1, sizeof(size_t));
+	stack = bk_xcalloc(obj->function_count + 1, sizeof(*stack));
+	seen = bk_xcalloc(obj->function_count + 1, sizeof(*seen));
 	reached = bk_xcalloc(obj->function_count + 1, sizeof(bool));
 
 	for (size_t r = 0; r < program_count; r++) {
 		size_t depth = 0;
 
 		stack[depth++] = programs[r];
-		seen[programs[r]] = r + 1;
+		seen[programs[r]] = (uint32_t)r + 1;
 		while (depth) {
 			const struct bk_function *fn = &obj->functions[stack[--depth]];
 
 			reached[fn - obj->functions] = true;
 			for (size_t s = fn->first_site; s < fn->first_site + fn->site_count; s++) {
 				if (triple_count == triple_cap) {
-					triple_cap = triple_cap ? 2 * triple_cap : 64;
+					if (triple_count == UINT32_MAX) {
+						bk_error(obj, "too many instance sites (4G)");
+						goto out;
+					}
+					/* every site once, the usual count, before doubling */
+					triple_cap = triple_cap		    ? 2 * triple_cap
+						     : obj->site_count > 64 ? obj->site_count
+									    : 64;
+					if (triple_cap > UINT32_MAX)
+						triple_cap = UINT32_MAX;
 					triples =
 						bk_xrealloc(triples, triple_cap, sizeof(*triples));
 				}
@@ -343,15 +389,15 @@ int bk_build_instances(struct bk_object *obj)
 			}
 			for (size_t c = 0; c < fn->callee_count; c++)
 				if (seen[fn->callees[c]] != r + 1) {
-					seen[fn->callees[c]] = r + 1;
-					stack[depth++] = fn->callees[c];
+					seen[fn->callees[c]] = (uint32_t)r + 1;
+					stack[depth++] = (uint32_t)fn->callees[c];
 				}
 		}
 	}
 	if (triple_count)
 		triples = sort_triples(triples, triple_count, obj->key_count);
 
-	obj->instance_sites = bk_xcalloc(triple_count, sizeof(size_t));
+	obj->instance_sites = bk_xcalloc(triple_count, sizeof(*obj->instance_sites));
 	obj->instance_site_count = triple_count;
 	obj->instances = bk_xcalloc(triple_count, sizeof(*obj->instances));
 	for (size_t t = 0; t < triple_count; t++) {
@@ -363,7 +409,7 @@ int bk_build_instances(struct bk_object *obj)
 			inst = &obj->instances[obj->instance_count++];
 			inst->key = triples[t].key;
 			inst->program = programs[triples[t].program_rank];
-			inst->first_site = t;
+			inst->first_site = (uint32_t)t;
 			obj->keys[inst->key].instance_count++;
 		}
 		inst->site_count++;
@@ -390,12 +436,14 @@ int bk_build_instances(struct bk_object *obj)
 				obj->functions[i].name,
 				obj->sections[obj->functions[i].section].name,
 				obj->functions[i].site_count);
+	err = 0;
+out:
 	free(triples);
 	free(programs);
 	free(stack);
 	free(seen);
 	free(reached);
-	return 0;
+	return err;
 }
 
 int bk_analyze(struct bk_object *obj)

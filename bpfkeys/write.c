@@ -57,6 +57,7 @@ struct renumbering {
 	bool *drop, *drop_sym; /* [section_count], [symbol_count] */
 	size_t *sec_map, *sym_map; /* new index of each kept one */
 	size_t kept_syms, first_global; /* symbols in the output, first non-local */
+	bool symbols_unchanged; /* every symbol kept, its section keeping its index */
 };
 
 static void renumbering_free(struct renumbering *r)
@@ -116,12 +117,21 @@ static int renumber(const struct bk_object *obj, const struct bk_edit *edit, str
 	for (size_t i = 1; i < n; i++)
 		if (!drop[i])
 			sec_map[i] = kept++;
-	for (size_t j = 1; j < obj->symbol_count; j++)
-		if (!drop_sym[j]) {
-			if (!first_global && GELF_ST_BIND(obj->symbols[j].st_info) != STB_LOCAL)
-				first_global = kept_syms;
-			sym_map[j] = kept_syms++;
+	r->symbols_unchanged = true;
+	for (size_t j = 1; j < obj->symbol_count; j++) {
+		const GElf_Sym *sym = &obj->symbols[j];
+
+		if (drop_sym[j]) {
+			r->symbols_unchanged = false;
+			continue;
 		}
+		if (!first_global && GELF_ST_BIND(sym->st_info) != STB_LOCAL)
+			first_global = kept_syms;
+		sym_map[j] = kept_syms++;
+		if (sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE &&
+		    sec_map[sym->st_shndx] != sym->st_shndx)
+			r->symbols_unchanged = false;
+	}
 	if (!first_global)
 		first_global = kept_syms;
 	r->kept_syms = kept_syms;
@@ -171,7 +181,13 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 			}
 			buf = names;
 		}
-		if (shdr.sh_type == SHT_SYMTAB) {
+		if (shdr.sh_type == SHT_SYMTAB && r->symbols_unchanged && !edit->remap_symbol) {
+			/* the input's table as it is (symbol 0 is all zero: elfobj checked) */
+			buf = (void *)obj->symbols;
+			size = obj->symbol_count * sizeof(Elf64_Sym);
+			shdr.sh_info = (Elf64_Word)r->first_global;
+			shdr.sh_link = (Elf64_Word)sec_map[shdr.sh_link];
+		} else if (shdr.sh_type == SHT_SYMTAB) {
 			Elf64_Sym *syms = keep(bufs, bk_xcalloc(kept_syms, sizeof(Elf64_Sym)));
 
 			for (size_t j = 1; j < obj->symbol_count; j++) {

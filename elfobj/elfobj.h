@@ -75,7 +75,7 @@ struct elfobj_section {
 	const char *name;
 	Elf64_Shdr shdr;
 	const uint8_t *data; /* in the image (or an aligned copy of a misaligned
-				 * relocation table); NULL for SHT_NOBITS and index 0 */
+				 * relocation or symbol table); NULL for SHT_NOBITS and index 0 */
 	void *aligned_copy;
 	size_t rel_section; /* index of the SHT_REL section relocating it, 0 if none */
 };
@@ -118,7 +118,7 @@ struct elfobj {
 	struct elfobj_section *sections;
 	size_t section_count;
 	size_t shstrndx, symtab, strtab;
-	Elf64_Sym *symbols; /* 8-byte aligned copy of .symtab */
+	const Elf64_Sym *symbols; /* .symtab's data (8-byte aligned: in the image or a copy) */
 	size_t symbol_count;
 	const char **symbol_names; /* a section symbol gets its section's name */
 	struct btf *btf; /* .BTF, NULL if none */
@@ -193,11 +193,13 @@ static inline bool elfobj_map_is_old_abi_static_key(const struct elfobj_map_kind
 
 /* static_keys.c: the branches .static_keys describes, sorted by (section, insn). */
 struct elfobj_static_branch {
-	size_t entry; /* index of its .static_keys entry */
-	size_t section; /* code section of the branch and its target */
 	uint64_t insn; /* instruction index of the branch in the section */
 	uint64_t target; /* instruction index it jumps to */
-	size_t key_symbol; /* symbol of the key (its definition is the tools' to check) */
+	/* 32 bits (a million entries take 32 MB, not 48): sections and symbols are
+	 * numbered so in ELF64, and more entries are refused */
+	uint32_t entry; /* index of its .static_keys entry */
+	uint32_t section; /* code section of the branch and its target */
+	uint32_t key_symbol; /* symbol of the key (its definition is the tools' to check) */
 	bool likely; /* entry flag */
 	bool jump_when_off; /* polarity: nop_or_goto(l) */
 	bool wide; /* gotol (32-bit) form */
@@ -246,6 +248,12 @@ int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str);
 /* The same, for a string of `length` bytes whose elfobj_hash_name() the caller knows. */
 int64_t elfobj_strtab_add_hashed(struct elfobj_strtab *table, const char *str, size_t length,
 				 uint64_t hash);
+/*
+ * Appends a string the caller knows differs from every string added before
+ * and after it, unindexed (no hash, no slot): a lookup never finds it. Its
+ * offset, or <0 (reported) on error.
+ */
+int64_t elfobj_strtab_append_unique(struct elfobj_strtab *table, const char *str, size_t length);
 /* Room for `strings` more strings of `bytes` in all (sizes the table once, up front). */
 int elfobj_strtab_reserve(struct elfobj_strtab *table, size_t strings, size_t bytes);
 /* Asks the cache for the slot that adding or finding `str` reads first (a hint only). */

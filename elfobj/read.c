@@ -326,7 +326,8 @@ static int check_sections(struct elfobj *obj)
 			return fail(obj, sec->name, "code size %llu is not a multiple of %d",
 				    (unsigned long long)sh->sh_size, ELFOBJ_INSN_SIZE);
 		/* tables are read through casts: give a misaligned one an aligned copy */
-		if (sh->sh_type == SHT_REL && sh->sh_size && (uintptr_t)sec->data % 8) {
+		if ((sh->sh_type == SHT_REL || sh->sh_type == SHT_SYMTAB) && sh->sh_size &&
+		    (uintptr_t)sec->data % 8) {
 			sec->aligned_copy = malloc(sh->sh_size);
 			if (!sec->aligned_copy)
 				return fail(obj, NULL, "out of memory");
@@ -371,11 +372,12 @@ static int check_symbols(struct elfobj *obj)
 		return fail(obj, symtab->name,
 			    "sh_info %zu is not the index of the first non-local symbol",
 			    first_global);
-	obj->symbols = malloc(symtab->shdr.sh_size);
+	/* read in place: nothing writes a symbol, and a million symbols copied were a
+	 * tenth of `bpfkeys resolve`'s memory */
+	obj->symbols = (Elf64_Sym *)symtab->data;
 	obj->symbol_names = calloc(obj->symbol_count, sizeof(*obj->symbol_names));
-	if (!obj->symbols || !obj->symbol_names)
+	if (!obj->symbol_names)
 		return fail(obj, NULL, "out of memory");
-	memcpy(obj->symbols, symtab->data, symtab->shdr.sh_size);
 	obj->symbol_names[0] = "";
 	if (obj->symbols[0].st_name || obj->symbols[0].st_info || obj->symbols[0].st_other ||
 	    obj->symbols[0].st_shndx || obj->symbols[0].st_value || obj->symbols[0].st_size)
@@ -630,7 +632,6 @@ void elfobj_close(struct elfobj *obj)
 	for (size_t i = 0; obj->sections && i < obj->section_count; i++)
 		free(obj->sections[i].aligned_copy);
 	free(obj->sections);
-	free(obj->symbols);
 	free(obj->symbol_names);
 	if (obj->image_mapped)
 		munmap(obj->image, obj->image_size);

@@ -253,6 +253,8 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	count = keys->shdr.sh_size / ELFOBJ_STATIC_KEY_ENTRY_SIZE;
 	if (!count)
 		return 0;
+	if (count > UINT32_MAX)
+		return elfobj_error(obj->path, keys->name, "%zu entries: more than 4G", count);
 	if (!keys->rel_section)
 		return elfobj_error(obj->path, keys->name,
 				    "has %zu entries but no .rel.static_keys", count);
@@ -289,7 +291,7 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 					     field_names[missing]) != 0;
 			continue;
 		}
-		branch->entry = e;
+		branch->entry = (uint32_t)e;
 		branch->key_symbol = ELF64_R_SYM(by_field[2]->r_info);
 		check.key = obj->symbol_names[branch->key_symbol];
 		if (read_entry(&check, keys->data + e * ELFOBJ_STATIC_KEY_ENTRY_SIZE, by_field,
@@ -308,7 +310,8 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 			errors += elfobj_error(obj->path, keys->name,
 					       "entries %zu and %zu (keys '%s' and '%s') are for "
 					       "one instruction (section '%s', offset 0x%llx)",
-					       a->entry, b->entry, obj->symbol_names[a->key_symbol],
+					       (size_t)a->entry, (size_t)b->entry,
+					       obj->symbol_names[a->key_symbol],
 					       obj->symbol_names[b->key_symbol],
 					       obj->sections[a->section].name,
 					       (unsigned long long)a->insn * ELFOBJ_INSN_SIZE) != 0;

@@ -152,11 +152,28 @@ int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str)
 	return elfobj_strtab_add_hashed(table, str, strlen(str), elfobj_hash_name(str));
 }
 
+/* str's `length` bytes and NUL at the end of the strings: the offset, <0 on error */
+static int64_t append(struct elfobj_strtab *table, const char *str, size_t length)
+{
+	size_t len = length + 1;
+	uint32_t offset;
+
+	if (table->size + len > UINT32_MAX - 1)
+		return elfobj_error(NULL, NULL, "string table too large");
+	if (reserve_bytes(table, len))
+		return -1;
+	offset = (uint32_t)table->size;
+	memcpy(table->data + offset, str, len);
+	table->size += len;
+	return offset;
+}
+
 int64_t elfobj_strtab_add_hashed(struct elfobj_strtab *table, const char *str, size_t length,
 				 uint64_t full_hash)
 {
-	size_t len = length + 1, pos;
-	uint32_t hash, offset;
+	size_t pos;
+	uint32_t hash;
+	int64_t offset;
 
 	if (!length)
 		return 0;
@@ -169,15 +186,16 @@ int64_t elfobj_strtab_add_hashed(struct elfobj_strtab *table, const char *str, s
 			return slot_offset(slot);
 		pos = (pos + 1) & (table->slot_count - 1);
 	}
-	if (table->size + len > UINT32_MAX - 1)
-		return elfobj_error(NULL, NULL, "string table too large");
-	if (reserve_bytes(table, len))
+	offset = append(table, str, length);
+	if (offset < 0)
 		return -1;
-	offset = (uint32_t)table->size;
-	memcpy(table->data + offset, str, len);
-	table->slots[pos] = slot_of(hash, offset);
-	table->size += len;
+	table->slots[pos] = slot_of(hash, (uint32_t)offset);
 	if (++table->used * 2 > table->slot_count && rehash(table))
 		return -1;
 	return offset;
+}
+
+int64_t elfobj_strtab_append_unique(struct elfobj_strtab *table, const char *str, size_t length)
+{
+	return length ? append(table, str, length) : 0;
 }

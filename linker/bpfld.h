@@ -98,7 +98,7 @@ enum {
 struct input_object {
 	struct elfobj file; /* the validated ELF (owns image and elf) */
 	const char *path;
-	Elf64_Sym *symbols;
+	const Elf64_Sym *symbols;
 	size_t symbol_count;
 	struct btf *btf; /* elfobj's (owned by file) */
 	struct btf_ext_block btf_ext[BTF_EXT_BLOCK_COUNT];

@@ -247,7 +247,8 @@ static int check_static_keys(struct linker *linker, struct input_object *obj,
 			return elfobj_error(
 				obj->path, keys->name,
 				"entry %zu (offset 0x%zx): key '%s' is not a map in .maps",
-				branch->entry, branch->entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
+				(size_t)branch->entry,
+				(size_t)branch->entry * ELFOBJ_STATIC_KEY_ENTRY_SIZE,
 				obj->file.symbol_names[branch->key_symbol]);
 	}
 	return 0;
