@@ -8,10 +8,13 @@
  * the section) and callbacks taken by address (ld_imm64 relocated by
  * ELFOBJ_R_BPF_64_64 against a symbol in an executable section, as clang emits for
  * bpf_loop callbacks, or an unrelocated ld_imm64 with src_reg
- * BPF_PSEUDO_FUNC, pc-relative).
+ * BPF_PSEUDO_FUNC, pc-relative). A kfunc call is not an edge.
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/btf.h>
+#include <bpf/btf.h>
 
 #include "bpfkeys.h"
 
@@ -146,6 +149,37 @@ static int add_edge(struct bk_object *obj, size_t caller, size_t section, int64_
 	return 0;
 }
 
+/*
+ * A kfunc call looks like a BPF-to-BPF call in an object: clang emits both as
+ * `call -1` with src_reg BPF_PSEUDO_CALL relocated against a symbol, and
+ * only libbpf's load turns a kfunc call into src_reg BPF_PSEUDO_KFUNC_CALL.
+ * What tells them apart is libbpf's rule: the symbol is undefined and its
+ * BTF is a FUNC in the DATASEC .ksyms (declared __ksym). Such a call stays
+ * as it is, relocation included, for libbpf to resolve against the kernel.
+ */
+static bool is_kfunc(const struct bk_object *obj, const GElf_Sym *sym, const char *name)
+{
+	const struct btf_var_secinfo *entry;
+	const struct btf_type *ksyms;
+	int id;
+
+	if (sym->st_shndx != SHN_UNDEF || !obj->btf)
+		return false;
+	id = btf__find_by_name_kind(obj->btf, ".ksyms", BTF_KIND_DATASEC);
+	if (id <= 0)
+		return false;
+	ksyms = btf__type_by_id(obj->btf, id);
+	entry = btf_var_secinfos(ksyms);
+	for (unsigned i = 0; i < btf_vlen(ksyms); i++, entry++) {
+		const struct btf_type *t = btf__type_by_id(obj->btf, entry->type);
+
+		if (t && btf_is_func(t) &&
+		    !strcmp(btf__name_by_offset(obj->btf, t->name_off), name))
+			return true;
+	}
+	return false;
+}
+
 static int scan_function(struct bk_object *obj, size_t index)
 {
 	struct bk_function *fn = &obj->functions[index];
@@ -174,6 +208,9 @@ static int scan_function(struct bk_object *obj, size_t index)
 			}
 			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 
+			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
+			    is_kfunc(obj, sym, obj->symbol_names[GELF_R_SYM(rel->r_info)]))
+				continue;
 			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
 			    sym->st_shndx == SHN_UNDEF) {
 				bk_error(obj,

@@ -148,7 +148,87 @@ int bk_read_sites(struct bk_object *obj)
 	return 0;
 }
 
-/* BPF code cannot touch a static key (abi.md section 4): no relocation from code or .maps. */
+/*
+ * The programs that reach function f (f itself if it is one): the first in
+ * object order, and how many. Only for an error message: a walk per program.
+ */
+static size_t programs_reaching(const struct bk_object *obj, size_t f, const char **first)
+{
+	size_t *stack = bk_xcalloc(obj->function_count, sizeof(size_t));
+	bool *seen = bk_xcalloc(obj->function_count, sizeof(bool));
+	size_t count = 0;
+
+	*first = NULL;
+	for (size_t p = 0; p < obj->function_count; p++) {
+		size_t depth = 0;
+		bool reaches = false;
+
+		if (!obj->functions[p].is_program)
+			continue;
+		memset(seen, 0, obj->function_count * sizeof(bool));
+		stack[depth++] = p;
+		seen[p] = true;
+		while (depth && !reaches) {
+			const struct bk_function *fn = &obj->functions[stack[--depth]];
+
+			reaches = (size_t)(fn - obj->functions) == f;
+			for (size_t c = 0; c < fn->callee_count; c++)
+				if (!seen[fn->callees[c]]) {
+					seen[fn->callees[c]] = true;
+					stack[depth++] = fn->callees[c];
+				}
+		}
+		if (reaches && !count++)
+			*first = obj->functions[p].name;
+	}
+	free(stack);
+	free(seen);
+	return count;
+}
+
+/*
+ * An ld_imm64 of a key in code: since kernel patch 0013 the kernel takes one
+ * as the map argument of the static key kfuncs, but a key has one instance
+ * per program that uses it (abi.md section 5), so what `&key` names in BPF C
+ * (this program's instance, or every instance) is not decided: refused.
+ */
+static void key_passed_as_value(struct bk_object *obj, size_t section, uint64_t offset,
+				const char *key)
+{
+	const char *name = obj->sections[section].name;
+	ssize_t f = bk_function_at(obj, section, offset / ELFOBJ_INSN_SIZE);
+	const char *program;
+	size_t programs;
+
+	if (f < 0) {
+		bk_error(obj,
+			 "section '%s', offset 0x%llx: code outside any function passes static "
+			 "key '%s' as a value: flipping a key from BPF C is not supported yet "
+			 "(docs/abi.md 6.1)",
+			 name, (unsigned long long)offset, key);
+		return;
+	}
+	if (obj->functions[f].is_program) {
+		bk_error(obj,
+			 "section '%s', offset 0x%llx: program '%s' passes static key '%s' as a "
+			 "value: flipping a key from BPF C is not supported yet (docs/abi.md 6.1)",
+			 name, (unsigned long long)offset, obj->functions[f].name, key);
+		return;
+	}
+	programs = programs_reaching(obj, (size_t)f, &program);
+	bk_error(obj,
+		 "section '%s', offset 0x%llx: function '%s' (%s%s%s%s) passes static key '%s' "
+		 "as a value: flipping a key from BPF C is not supported yet (docs/abi.md 6.1)",
+		 name, (unsigned long long)offset, obj->functions[f].name,
+		 programs ? "called from program '" : "no program calls it",
+		 programs ? program : "", programs ? "'" : "", programs > 1 ? " and others" : "",
+		 key);
+}
+
+/*
+ * BPF code cannot use a static key as a map (abi.md section 4), and passing
+ * one as a value is not supported yet: no relocation from code or .maps.
+ */
 int bk_check_key_references(struct bk_object *obj)
 {
 	int errors = 0;
@@ -160,21 +240,25 @@ int bk_check_key_references(struct bk_object *obj)
 			continue;
 		for (size_t r = 0; r < sec->rel_count; r++) {
 			ssize_t k = bk_key_by_symbol(obj, GELF_R_SYM(sec->rels[r].r_info));
+			uint64_t offset = sec->rels[r].r_offset;
 			ssize_t f;
 
 			if (k < 0 || !obj->keys[k].is_static_key)
 				continue;
-			f = sec->exec ? bk_function_at(obj, s,
-						       sec->rels[r].r_offset / ELFOBJ_INSN_SIZE)
-				      : -1;
+			errors++;
+			if (sec->exec && offset % ELFOBJ_INSN_SIZE == 0 &&
+			    offset + 2 * ELFOBJ_INSN_SIZE <= sec->shdr.sh_size &&
+			    sec->data[offset] == ELFOBJ_LD_IMM64_CODE) {
+				key_passed_as_value(obj, s, offset, obj->keys[k].name);
+				continue;
+			}
+			f = sec->exec ? bk_function_at(obj, s, offset / ELFOBJ_INSN_SIZE) : -1;
 			bk_error(obj,
 				 "key '%s' is referenced from section '%s', offset 0x%llx%s%s%s: a "
 				 "static key is not a map BPF code can use",
-				 obj->keys[k].name, sec->name,
-				 (unsigned long long)sec->rels[r].r_offset,
+				 obj->keys[k].name, sec->name, (unsigned long long)offset,
 				 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
 				 f >= 0 ? "')" : "");
-			errors++;
 		}
 	}
 	return errors ? -1 : 0;

@@ -431,11 +431,16 @@ static int merge_datasecs(struct linker *linker, struct input_object *obj)
 						"symbol '%s': BTF places it in section '%s'", name,
 						dst->name);
 			}
-			/* an extern already described by an earlier object: refresh the size */
+			/*
+			 * An extern already described by an earlier object: refresh
+			 * the size. A FUNC (a kfunc in .ksyms) has none: entry kept.
+			 */
 			if (glob && glob->var_index >= 0) {
-				long long size =
-					btf__resolve_size(linker->btf, glob->underlying_btf_id);
+				long long size;
 
+				if (btf_is_func(t))
+					continue;
+				size = btf__resolve_size(linker->btf, glob->underlying_btf_id);
 				if (size < 0)
 					return elfobj_error(obj->path, src->name,
 							    "symbol '%s': cannot resolve type size",
