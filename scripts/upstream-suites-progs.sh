@@ -233,11 +233,16 @@ fi
 log "subset: $(ls "$subset/prog_tests"/*.c | wc -l) prog_tests files, $(ls "$subset/progs"/*.c | wc -l) progs"
 
 # --- test_progs --------------------------------------------------------------------
-# The suites kernel's BTF (the same types in both variants, apart from the
-# series' own), kept once so that vmlinux.h does not change under make.
-[ -s "$progs_top/vmlinux.btf" ] ||
-	"$llvm_bin/llvm-objcopy" --dump-section .BTF="$progs_top/vmlinux.btf" "$top/obj/vmlinux" /dev/null ||
-	die "cannot read the BTF of $top/obj/vmlinux"
+# vmlinux.h from the baseline suites kernel's BTF (upstream-suites-build.sh
+# keeps each variant's .BTF section in out-<variant>/vmlinux.btf): the types
+# both kernels have, the series only adding its own, so that no program of
+# the one binary needs a type the baseline lacks. Copied only when it
+# changed: vmlinux.h, and with it every BPF object, is rebuilt after a
+# change of the kernel's types (a config change), and never kept from an
+# older kernel.
+cmp -s "$top/out-baseline/vmlinux.btf" "$progs_top/vmlinux.btf" ||
+	cp "$top/out-baseline/vmlinux.btf" "$progs_top/vmlinux.btf" ||
+	die "cannot copy the BTF of the baseline suites kernel ($top/out-baseline/vmlinux.btf)"
 # Files the test_progs target depends on that the chosen tests do not use
 # (or, for the modules, that scripts/upstream-suites-build.sh builds
 # against each kernel): make is told they are up to date. A cross build

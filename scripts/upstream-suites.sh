@@ -7,7 +7,8 @@
 #   scripts/upstream-suites.sh [--arch x86_64|arm64] [--suite test_verifier|test_progs] [--help]
 #
 # --suite test_progs runs scripts/upstream-suites-progs.sh instead (a subset
-# of test_progs with the series' own selftests, x86_64; see its --help).
+# of test_progs with the series' own selftests, for either arch; see its
+# --help).
 #
 # 1. scripts/upstream-suites-build.sh: both kernels of the arch (same "suites"
 #    config), and each tree's test_verifier, test_maps (with the BPF objects
