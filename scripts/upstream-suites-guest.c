@@ -31,23 +31,16 @@
  * resumed.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
-#include <sys/klog.h>
-#include <sys/mount.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "lib/suites-guest.h"	/* die, mount_at, enter_suites, print_kernel_log */
 
 #define MAX_RANGES 64
 
@@ -62,12 +55,6 @@ struct orders {
 	struct case_range ranges[MAX_RANGES];
 	int range_cnt;
 };
-
-static void die(const char *what)
-{
-	printf("=== GUEST ERROR %s: %s\n", what, strerror(errno));
-	exit(2);
-}
 
 static int parse_ranges(const char *text, struct orders *o)
 {
@@ -118,26 +105,6 @@ static void read_orders(struct orders *o)
 			exit(2);
 		}
 	}
-}
-
-/* Writes a sysctl and prints what it reads back, for the host to check. */
-static void set_sysctl(const char *path, int value)
-{
-	char buf[32];
-	int fd = open(path, O_RDWR);
-	ssize_t n;
-
-	if (fd < 0)
-		die(path);
-	n = snprintf(buf, sizeof(buf), "%d\n", value);
-	if (write(fd, buf, n) != n)
-		die(path);
-	if (lseek(fd, 0, SEEK_SET) < 0 || (n = read(fd, buf, sizeof(buf) - 1)) <= 0)
-		die(path);
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	printf("=== SYSCTL %s=%s\n", path, buf);
-	close(fd);
 }
 
 /* The initramfs has no network set-up: "lo" starts down. */
@@ -291,42 +258,15 @@ static long run_range(const struct orders *o, long first, long last)
 	return -1;
 }
 
-static void print_kernel_log(void)
-{
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf;
-	int n;
-
-	if (size <= 0)
-		die("klogctl size");
-	buf = malloc(size);
-	if (!buf)
-		die("malloc");
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	if (n < 0)
-		die("klogctl read");
-	printf("=== DMESG BEGIN\n");
-	fwrite(buf, 1, n, stdout);
-	if (n && buf[n - 1] != '\n')
-		printf("\n");
-	printf("=== DMESG END\n");
-	free(buf);
-}
-
 int main(void)
 {
 	struct orders o;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	read_orders(&o);
-	mkdir("/dev/pts", 0755);
-	if (mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") && errno != EBUSY)
-		die("mount devpts");
-	set_sysctl("/proc/sys/kernel/unprivileged_bpf_disabled", 0);
-	set_sysctl("/proc/sys/net/core/bpf_jit_harden", o.harden);
+	mount_at("devpts", "/dev/pts", "ptmxmode=0666", 1);
+	enter_suites(o.harden);
 	bring_up_loopback();
-	if (chdir("/suites"))
-		die("/suites");
 	printf("=== SUITE %s harden=%d budget=%ld\n", o.suite, o.harden, o.budget_s);
 	if (!takes_ranges(&o)) {
 		run_range(&o, 0, 0);

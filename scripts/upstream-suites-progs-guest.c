@@ -12,64 +12,9 @@
  * and oopses.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/klog.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-static void die(const char *what)
-{
-	printf("=== GUEST ERROR %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
-static void mount_at(const char *type, const char *dir)
-{
-	mkdir(dir, 0755);
-	if (mount(type, dir, type, 0, NULL) && errno != EBUSY)
-		printf("=== GUEST NOTE mount %s on %s: %s\n", type, dir, strerror(errno));
-}
-
-static void set_sysctl(const char *path, int value)
-{
-	char buf[16];
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0)
-		die(path);
-	snprintf(buf, sizeof(buf), "%d\n", value);
-	if (write(fd, buf, strlen(buf)) < 0)
-		die(path);
-	close(fd);
-}
-
-static void print_kernel_log(void)
-{
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf;
-	int n;
-
-	if (size <= 0)
-		die("klogctl size");
-	buf = malloc(size);
-	if (!buf)
-		die("malloc");
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	if (n < 0)
-		die("klogctl read");
-	printf("=== DMESG BEGIN\n");
-	fwrite(buf, 1, n, stdout);
-	if (n && buf[n - 1] != '\n')
-		printf("\n");
-	printf("=== DMESG END\n");
-	free(buf);
-}
+#include "lib/suites-guest.h"	/* die, mount_at, enter_suites, print_kernel_log */
 
 /* The value of bpfsk.tests= on the kernel command line, or NULL. */
 static char *tests_from_cmdline(void)
@@ -100,15 +45,12 @@ int main(void)
 	pid_t pid;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
-	mount_at("bpf", "/sys/fs/bpf");
-	mount_at("debugfs", "/sys/kernel/debug");
-	mount_at("tracefs", "/sys/kernel/tracing");
-	mount_at("tmpfs", "/tmp");
+	mount_at("bpf", "/sys/fs/bpf", NULL, 0);
+	mount_at("debugfs", "/sys/kernel/debug", NULL, 0);
+	mount_at("tracefs", "/sys/kernel/tracing", NULL, 0);
+	mount_at("tmpfs", "/tmp", NULL, 0);
 	mkdir("/mnt", 0755);	/* cgroup_helpers.c mounts cgroup2 there */
-	set_sysctl("/proc/sys/kernel/unprivileged_bpf_disabled", 0);
-	set_sysctl("/proc/sys/net/core/bpf_jit_harden", 0);
-	if (chdir("/suites"))
-		die("/suites");
+	enter_suites(0);
 	tests = tests_from_cmdline();
 	printf("=== SUITE test_progs\n");
 	pid = fork();

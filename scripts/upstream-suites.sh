@@ -7,7 +7,8 @@
 #   scripts/upstream-suites.sh [--arch x86_64|arm64] [--suite test_verifier|test_progs] [--help]
 #
 # --suite test_progs runs scripts/upstream-suites-progs.sh instead (a subset
-# of test_progs with the series' own selftests, x86_64; see its --help).
+# of test_progs with the series' own selftests, for either arch; see its
+# --help).
 #
 # 1. scripts/upstream-suites-build.sh: both kernels of the arch (same "suites"
 #    config), and each tree's test_verifier, test_maps (with the BPF objects
@@ -89,26 +90,11 @@ log() { printf 'upstream-suites: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
 
 # What differs between the arches: the guest's compiler and libraries, qemu,
-# the console and the clock (see boot() for clocksource=hpet).
-case "$arch" in
-	x86_64 | x86 | amd64)
-		arch=x86_64
-		cc=gcc
-		triplet=x86_64-linux-gnu
-		image=bzImage
-		qemu=(qemu-system-x86_64)
-		console="console=ttyS0 clocksource=hpet"
-		;;
-	arm64 | aarch64)
-		arch=arm64
-		cc=aarch64-linux-gnu-gcc
-		triplet=aarch64-linux-gnu
-		image=Image
-		qemu=(qemu-system-aarch64 -M virt -cpu "${BPFSK_QEMU_CPU:-cortex-a57}")
-		console="console=ttyAMA0"
-		;;
-	*) die "--arch $arch: x86_64 or arm64" ;;
-esac
+# the console and the clock; the initramfs and the boot (suites_*,
+# copy_libraries), shared with scripts/upstream-suites-progs.sh.
+# shellcheck source=lib/suites-boot.sh
+. "$repo/scripts/lib/suites-boot.sh"
+suites_arch "$arch"
 export BPFSK_ARCH=$arch
 top=$cache/suites-$arch
 results=$build/upstream-suites/$arch
@@ -130,35 +116,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/upstream-suites.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # --- initramfs, one per kernel --------------------------------------------------
-"$cc" -static -O2 -Wall -Werror -o "$work/init" "$repo/scripts/qemu-init.c"
-"$cc" -static -O2 -Wall -Wextra -Werror -o "$work/guest" "$repo/scripts/upstream-suites-guest.c"
-
-# Copies a dynamic executable's loader (same path) and the shared libraries
-# it needs, recursively, into the staging directory's /usr/lib/<triplet>,
-# which the loader searches. Read from the ELF headers rather than with ldd,
-# which cannot run an arm64 binary; the libraries are the installed
-# multiarch ones (libelf1:arm64, zlib1g:arm64, ... for arm64).
-copy_libraries() {
-	local binary=$1 stage=$2 interp lib path todo=("$1") seen=" "
-	interp=$("$triplet-readelf" -lW "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
-	[ -n "$interp" ] || die "$binary: no program interpreter"
-	mkdir -p "$stage$(dirname "$interp")" "$stage/usr/lib/$triplet"
-	cp -L "$interp" "$stage$interp"
-	while [ ${#todo[@]} -gt 0 ]; do
-		for lib in $("$triplet-readelf" -dW "${todo[0]}" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
-			case "$seen" in *" $lib "*) continue ;; esac
-			seen="$seen$lib "
-			path=
-			for dir in /lib/$triplet /usr/lib/$triplet; do
-				[ -e "$dir/$lib" ] && { path=$dir/$lib; break; }
-			done
-			[ -n "$path" ] || die "$binary needs $lib, not found in /usr/lib/$triplet"
-			cp -L "$path" "$stage/usr/lib/$triplet/$lib"
-			todo+=("$path")
-		done
-		todo=("${todo[@]:1}")
-	done
-}
+suites_guest_tools "$work" "$repo/scripts/upstream-suites-guest.c"
 
 for variant in baseline patched; do
 	out=$top/out-$variant
@@ -170,8 +128,7 @@ for variant in baseline patched; do
 	rm -f "$stage"/suites/stamp-*
 	copy_libraries "$out/$suite" "$stage"
 	copy_libraries "$out/maps/test_maps" "$stage"
-	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) \
-		>"$work/initramfs-$variant.cpio"
+	suites_initramfs "$stage" "$work/initramfs-$variant.cpio"
 done
 
 # --- case ranges ------------------------------------------------------------------
@@ -202,19 +159,16 @@ ranges_for() {
 # --- boots --------------------------------------------------------------------------
 # quiet: kernel messages printed on the shared console can land inside a
 # test's result line; the guest prints the whole kernel log at the end, and
-# that is what the report checks. clocksource=hpet (x86_64): under TCG on a
-# loaded host the TSC calibration can be off by 10x (seen: 286 MHz detected
-# against HPET's 2791 MHz), and the guest's clock, and so the case budget,
-# with it. arm64's architected timer has a fixed frequency given by qemu.
+# that is what the report checks. The console arguments come from
+# suites_arch (x86_64: clocksource=hpet, else the case budget runs on a
+# miscalibrated clock).
 boot() {
 	local suite=$1 variant=$2 harden=$3 ranges=$4 budget=$5 log=$results/$2-$1-h$3.log t0 rc
 	t0=$(date +%s)
 	set +e
-	timeout --foreground -k 5 "$boot_timeout" \
-		"${qemu[@]}" -accel tcg -m 1024 -smp 1 -no-reboot -display none -monitor none -serial stdio \
-		-kernel "$top/out-$variant/$image" -initrd "$work/initramfs-$variant.cpio" \
-		-append "$console panic=-1 oops=panic quiet bpfsk.suite=$suite bpfsk.harden=$harden bpfsk.budget=$budget${ranges:+ bpfsk.ranges=$ranges}" \
-		</dev/null 2>&1 | sed -u 's/\r//g' >"$log"  # unbuffered: the log grows as it runs
+	suites_qemu "$top/out-$variant/$image" "$work/initramfs-$variant.cpio" 1024 \
+		"panic=-1 oops=panic quiet bpfsk.suite=$suite bpfsk.harden=$harden bpfsk.budget=$budget${ranges:+ bpfsk.ranges=$ranges}" \
+		>"$log"
 	rc=${PIPESTATUS[0]}
 	set -e
 	[ "$rc" != 124 ] && [ "$rc" != 137 ] || echo "=== HOST boot timed out after $boot_timeout s" >>"$log"
