@@ -12,34 +12,6 @@
 #include "bpftool_test.h"
 #include "static_key_kfunc.h"
 
-/* like named_prog(), of @type with @flags; dies on error */
-static int named_prog_as(const char *name, __u32 type, __u32 flags,
-			 const struct bpf_insn *insns, __u32 cnt, const int *fds, __u32 fd_cnt)
-{
-	union bpf_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = type;
-	attr.prog_flags = flags;
-	attr.insns = (__u64)(unsigned long)insns;
-	attr.insn_cnt = cnt;
-	attr.license = (__u64)(unsigned long)"GPL";
-	attr.fd_array = (__u64)(unsigned long)fds;
-	attr.fd_array_cnt = fd_cnt;
-	attr.log_buf = (__u64)(unsigned long)verifier_log;
-	attr.log_size = sizeof(verifier_log);
-	attr.log_level = 1;
-	snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
-	verifier_log[0] = 0;
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
-	if (fd < 0) {
-		printf("FAIL: load %s: %s\n%s", name, strerror(errno), verifier_log);
-		exit(1);
-	}
-	return fd;
-}
-
 int main(void)
 {
 	static const struct bpf_insn owner_insns[] = {

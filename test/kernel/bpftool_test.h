@@ -75,17 +75,24 @@ static inline int named_static_key(const char *name, __u64 map_extra, const __u3
 	return insn_array_create_named(name, name, map_extra, offs, n, true);
 }
 
-/* a socket filter named @name, @fds bound by fd_array_cnt; dies on error */
-static inline int named_prog(const char *name, const struct bpf_insn *insns, __u32 cnt,
-			     const int *fds, __u32 fd_cnt)
+/* a program of @type with @flags named @name, @fds bound by fd_array_cnt; dies on error */
+static inline int named_prog_as(const char *name, __u32 type, __u32 flags,
+				const struct bpf_insn *insns, __u32 cnt, const int *fds, __u32 fd_cnt)
 {
-	int fd = prog_load_full(BPF_PROG_TYPE_SOCKET_FILTER, 0, name, insns, cnt, fds, fd_cnt, 1);
+	int fd = prog_load_full(type, flags, name, insns, cnt, fds, fd_cnt, 1);
 
 	if (fd < 0) {
 		printf("FAIL: load %s: %s\n%s", name, errname(fd), verifier_log);
 		exit(1);
 	}
 	return fd;
+}
+
+/* a socket filter named @name, @fds bound by fd_array_cnt; dies on error */
+static inline int named_prog(const char *name, const struct bpf_insn *insns, __u32 cnt,
+			     const int *fds, __u32 fd_cnt)
+{
+	return named_prog_as(name, BPF_PROG_TYPE_SOCKET_FILTER, 0, insns, cnt, fds, fd_cnt);
 }
 
 /* BPF_OBJ_PIN; 0 or -1 with errno */

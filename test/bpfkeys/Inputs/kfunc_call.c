@@ -5,7 +5,9 @@
  * relocated by R_BPF_64_32 against an undefined symbol whose BTF sits in
  * the .ksyms DATASEC (__ksym); libbpf resolves it against the kernel's BTF
  * at load. bpf_rcu_read_lock/unlock are kfuncs every program type may call
- * (kernel 6.2 and later).
+ * (kernel 6.2 and later). An XDP program; test/stock builds the same source
+ * as a syscall program (-DKFUNC_PROG_SEC='"syscall"'), which
+ * BPF_PROG_TEST_RUN runs without a packet.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -15,7 +17,11 @@ DEFINE_STATIC_KEY_FALSE(verbose);
 extern void bpf_rcu_read_lock(void) __ksym;
 extern void bpf_rcu_read_unlock(void) __ksym;
 
-SEC("xdp") int read_under_rcu(struct xdp_md *ctx)
+#ifndef KFUNC_PROG_SEC
+#define KFUNC_PROG_SEC "xdp"
+#endif
+
+SEC(KFUNC_PROG_SEC) int read_under_rcu(void *ctx)
 {
 	int r = 1;
 
