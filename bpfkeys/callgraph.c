@@ -157,18 +157,13 @@ static int add_edge(struct bk_object *obj, size_t caller, size_t section, int64_
  * BTF is a FUNC in the DATASEC .ksyms (declared __ksym). Such a call stays
  * as it is, relocation included, for libbpf to resolve against the kernel.
  */
-static bool is_kfunc(const struct bk_object *obj, const GElf_Sym *sym, const char *name)
+static bool is_kfunc(const struct bk_object *obj, const struct btf_type *ksyms, const GElf_Sym *sym,
+		     const char *name)
 {
 	const struct btf_var_secinfo *entry;
-	const struct btf_type *ksyms;
-	int id;
 
-	if (sym->st_shndx != SHN_UNDEF || !obj->btf)
+	if (sym->st_shndx != SHN_UNDEF || !ksyms)
 		return false;
-	id = btf__find_by_name_kind(obj->btf, ".ksyms", BTF_KIND_DATASEC);
-	if (id <= 0)
-		return false;
-	ksyms = btf__type_by_id(obj->btf, id);
 	entry = btf_var_secinfos(ksyms);
 	for (unsigned i = 0; i < btf_vlen(ksyms); i++, entry++) {
 		const struct btf_type *t = btf__type_by_id(obj->btf, entry->type);
@@ -180,7 +175,19 @@ static bool is_kfunc(const struct bk_object *obj, const GElf_Sym *sym, const cha
 	return false;
 }
 
-static int scan_function(struct bk_object *obj, size_t index)
+/* The DATASEC .ksyms that declares the object's kfuncs, NULL if it has none. */
+static const struct btf_type *find_ksyms(const struct bk_object *obj)
+{
+	int id;
+
+	if (!obj->btf)
+		return NULL;
+	id = btf__find_by_name_kind(obj->btf, ".ksyms", BTF_KIND_DATASEC);
+	return id > 0 ? btf__type_by_id(obj->btf, id) : NULL;
+}
+
+/* ksyms: find_ksyms(obj), looked up once for all functions */
+static int scan_function(struct bk_object *obj, size_t index, const struct btf_type *ksyms)
 {
 	struct bk_function *fn = &obj->functions[index];
 	const struct bk_section *sec = &obj->sections[fn->section];
@@ -209,7 +216,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 
 			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
-			    is_kfunc(obj, sym, obj->symbol_names[GELF_R_SYM(rel->r_info)]))
+			    is_kfunc(obj, ksyms, sym, obj->symbol_names[GELF_R_SYM(rel->r_info)]))
 				continue;
 			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
 			    sym->st_shndx == SHN_UNDEF) {
@@ -288,8 +295,10 @@ static int scan_function(struct bk_object *obj, size_t index)
 
 int bk_build_callgraph(struct bk_object *obj)
 {
+	const struct btf_type *ksyms = find_ksyms(obj);
+
 	for (size_t i = 0; i < obj->function_count; i++)
-		if (scan_function(obj, i))
+		if (scan_function(obj, i, ksyms))
 			return -1;
 	return 0;
 }
