@@ -149,40 +149,84 @@ int bk_read_sites(struct bk_object *obj)
 }
 
 /*
+ * The call-graph walk from one program: every function it reaches (the
+ * program first), each once, depth first. The functions a program loads are
+ * these; bk_build_instances() walks every program so, and an error message
+ * of bk_check_key_references() asks the same of the programs that reach one
+ * function. seen[] marks a function with the walk's stamp, so that one array
+ * serves a walk per program without being cleared between them.
+ */
+struct reach_walk {
+	uint32_t *stack; /* [function_count] */
+	uint32_t *seen; /* [function_count]: stamp of the last walk that reached it */
+	size_t depth;
+	uint32_t stamp;
+};
+
+static void reach_init(struct reach_walk *walk, const struct bk_object *obj)
+{
+	walk->stack = bk_xcalloc(obj->function_count + 1, sizeof(*walk->stack));
+	walk->seen = bk_xcalloc(obj->function_count + 1, sizeof(*walk->seen));
+	walk->depth = 0;
+	walk->stamp = 0;
+}
+
+static void reach_free(struct reach_walk *walk)
+{
+	free(walk->stack);
+	free(walk->seen);
+}
+
+/* A new walk from `program`; stamp: nonzero, different from every earlier walk's. */
+static void reach_start(struct reach_walk *walk, uint32_t program, uint32_t stamp)
+{
+	walk->stamp = stamp;
+	walk->depth = 0;
+	walk->stack[walk->depth++] = program;
+	walk->seen[program] = stamp;
+}
+
+/* The next function the walk reaches, -1 when it has reached them all. */
+static int64_t reach_next(const struct bk_object *obj, struct reach_walk *walk)
+{
+	const struct bk_function *fn;
+	uint32_t f;
+
+	if (!walk->depth)
+		return -1;
+	f = walk->stack[--walk->depth];
+	fn = &obj->functions[f];
+	for (size_t c = 0; c < fn->callee_count; c++)
+		if (walk->seen[fn->callees[c]] != walk->stamp) {
+			walk->seen[fn->callees[c]] = walk->stamp;
+			walk->stack[walk->depth++] = (uint32_t)fn->callees[c];
+		}
+	return f;
+}
+
+/*
  * The programs that reach function f (f itself if it is one): the first in
  * object order, and how many. Only for an error message: a walk per program.
  */
 static size_t programs_reaching(const struct bk_object *obj, size_t f, const char **first)
 {
-	size_t *stack = bk_xcalloc(obj->function_count, sizeof(size_t));
-	bool *seen = bk_xcalloc(obj->function_count, sizeof(bool));
+	struct reach_walk walk;
 	size_t count = 0;
 
 	*first = NULL;
+	reach_init(&walk, obj);
 	for (size_t p = 0; p < obj->function_count; p++) {
-		size_t depth = 0;
-		bool reaches = false;
+		int64_t g;
 
 		if (!obj->functions[p].is_program)
 			continue;
-		memset(seen, 0, obj->function_count * sizeof(bool));
-		stack[depth++] = p;
-		seen[p] = true;
-		while (depth && !reaches) {
-			const struct bk_function *fn = &obj->functions[stack[--depth]];
-
-			reaches = (size_t)(fn - obj->functions) == f;
-			for (size_t c = 0; c < fn->callee_count; c++)
-				if (!seen[fn->callees[c]]) {
-					seen[fn->callees[c]] = true;
-					stack[depth++] = fn->callees[c];
-				}
-		}
-		if (reaches && !count++)
+		reach_start(&walk, (uint32_t)p, (uint32_t)p + 1);
+		while ((g = reach_next(obj, &walk)) >= 0 && (size_t)g != f)
+			;
+		if (g >= 0 && !count++)
 			*first = obj->functions[p].name;
 	}
-	free(stack);
-	free(seen);
+	reach_free(&walk);
 	return count;
 }
 
@@ -424,7 +468,8 @@ static uint32_t *programs_by_name(struct bk_object *obj, size_t *count)
 
 int bk_build_instances(struct bk_object *obj)
 {
-	uint32_t *programs, *stack, *seen; /* seen: stamp rank + 1 */
+	uint32_t *programs;
+	struct reach_walk walk;
 	size_t program_count = 0;
 	bool *reached;
 	struct triple *triples = NULL;
@@ -439,19 +484,17 @@ int bk_build_instances(struct bk_object *obj)
 	programs = programs_by_name(obj, &program_count);
 	if (!programs)
 		return -1;
-	stack = bk_xcalloc(obj->function_count + 1, sizeof(*stack));
-	seen = bk_xcalloc(obj->function_count + 1, sizeof(*seen));
+	reach_init(&walk, obj);
 	reached = bk_xcalloc(obj->function_count + 1, sizeof(bool));
 
 	for (size_t r = 0; r < program_count; r++) {
-		size_t depth = 0;
+		int64_t f;
 
-		stack[depth++] = programs[r];
-		seen[programs[r]] = (uint32_t)r + 1;
-		while (depth) {
-			const struct bk_function *fn = &obj->functions[stack[--depth]];
+		reach_start(&walk, programs[r], (uint32_t)r + 1);
+		while ((f = reach_next(obj, &walk)) >= 0) {
+			const struct bk_function *fn = &obj->functions[f];
 
-			reached[fn - obj->functions] = true;
+			reached[f] = true;
 			for (size_t s = fn->first_site; s < fn->first_site + fn->site_count; s++) {
 				if (triple_count == triple_cap) {
 					if (triple_count == UINT32_MAX) {
@@ -471,11 +514,6 @@ int bk_build_instances(struct bk_object *obj)
 					(struct triple){ (uint32_t)obj->sites[s].key, (uint32_t)r,
 							 (uint32_t)s };
 			}
-			for (size_t c = 0; c < fn->callee_count; c++)
-				if (seen[fn->callees[c]] != r + 1) {
-					seen[fn->callees[c]] = (uint32_t)r + 1;
-					stack[depth++] = (uint32_t)fn->callees[c];
-				}
 		}
 	}
 	if (triple_count)
@@ -524,8 +562,7 @@ int bk_build_instances(struct bk_object *obj)
 out:
 	free(triples);
 	free(programs);
-	free(stack);
-	free(seen);
+	reach_free(&walk);
 	free(reached);
 	return err;
 }
