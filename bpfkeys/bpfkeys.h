@@ -48,14 +48,17 @@ struct bk_section {
 	size_t rel_count;
 };
 
-/* 32-bit indices: bk_read_sites() refuses objects with 4G functions, sections or sites. */
+/*
+ * 32-bit indices: bk_read_sites() refuses objects with 4G functions, sections or
+ * sites. 48 bytes: a million of them are resolve's largest table at one site per
+ * function, and each new page of memory costs a page fault.
+ */
 struct bk_function {
 	const char *name;
 	uint64_t start; /* first instruction, index in the section */
 	uint64_t count; /* instructions */
-	size_t *callees; /* BPF-to-BPF calls and callbacks taken by address */
-	size_t callee_count, callee_cap;
-	uint32_t symbol; /* index in .symtab */
+	/* BPF-to-BPF calls and callbacks taken by address, sorted, each once */
+	uint32_t first_callee, callee_count; /* into obj->callees */
 	uint32_t section; /* ELF section index */
 	uint32_t first_site, site_count; /* into obj->sites, after sorting by function */
 	bool is_program; /* a libbpf program: in an executable section other than .text */
@@ -71,10 +74,10 @@ struct bk_key {
 	size_t instance_count; /* computed by resolve */
 };
 
+/* The size of elfobj's struct elfobj_static_branch: bk_read_sites() turns each into a site in place. */
 struct bk_site {
 	uint64_t insn; /* instruction index in the section */
 	uint64_t target; /* target instruction index in the section */
-	uint32_t entry; /* index of the .static_keys entry */
 	uint32_t section; /* ELF section of the branch */
 	uint32_t key; /* index in obj->keys */
 	uint32_t function; /* index in obj->functions */
@@ -107,8 +110,12 @@ struct bk_object {
 
 	struct bk_function *functions; /* sorted by (section, start) */
 	size_t function_count;
+	uint32_t *callees; /* each function's callees, function by function */
+	size_t callee_count, callee_cap;
 	struct bk_key *keys; /* sorted by name */
-	ssize_t *symbol_key; /* [symbol_count]: index in keys or -1 */
+	/* [symbol_count]: 1 + index in keys, 0 if none (zero-filled: the pages of
+	 * symbols no lookup asks about are never touched) */
+	uint32_t *symbol_key;
 	size_t key_count;
 	struct bk_site *sites; /* sorted by (function, insn) after resolve */
 	size_t site_count;
@@ -129,6 +136,10 @@ void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 /* Prints "bpfkeys: error: out of memory" and exits. */
 void bk_out_of_memory(void) __attribute__((noreturn));
 void *bk_xcalloc(size_t n, size_t size);
+/* Not zeroed, for tables written in full: zeroing a reused heap block costs a pass over it. */
+void *bk_xmalloc(size_t n, size_t size);
+/* p, its first n * size bytes mapped in at once (elfobj_populate()): a table about to be written. */
+void *bk_populated(void *p, size_t n, size_t size);
 void *bk_xrealloc(void *ptr, size_t n, size_t size);
 char *bk_xstrdup(const char *s);
 

@@ -31,9 +31,17 @@ static int cmp_function(const void *a, const void *b)
 
 int bk_build_functions(struct bk_object *obj)
 {
-	size_t n = 0;
+	size_t n = 0, count = 0;
 
-	obj->functions = bk_xcalloc(obj->symbol_count, sizeof(*obj->functions));
+	/* counted first: the table is mapped in at once, and no larger */
+	for (size_t i = 1; i < obj->symbol_count; i++) {
+		const GElf_Sym *sym = &obj->symbols[i];
+
+		count += GELF_ST_TYPE(sym->st_info) == STT_FUNC && sym->st_shndx != SHN_UNDEF &&
+			 sym->st_shndx < SHN_LORESERVE && obj->sections[sym->st_shndx].exec;
+	}
+	obj->functions = bk_populated(bk_xcalloc(count + 1, sizeof(*obj->functions)), count,
+				      sizeof(*obj->functions));
 	for (size_t i = 1; i < obj->symbol_count; i++) {
 		const GElf_Sym *sym = &obj->symbols[i];
 		const struct bk_section *sec;
@@ -57,7 +65,6 @@ int bk_build_functions(struct bk_object *obj)
 		}
 		fn = &obj->functions[n++];
 		fn->name = obj->symbol_names[i];
-		fn->symbol = i;
 		fn->section = sym->st_shndx;
 		fn->start = sym->st_value / ELFOBJ_INSN_SIZE;
 		fn->count = sym->st_size / ELFOBJ_INSN_SIZE;
@@ -113,18 +120,20 @@ ssize_t bk_function_at(const struct bk_object *obj, size_t section, uint64_t ins
 	return (ssize_t)(lo - 1);
 }
 
-static void add_callee(struct bk_function *fn, size_t callee)
+/* The callees of the function being scanned are the last of obj->callees. */
+static void add_callee(struct bk_object *obj, struct bk_function *fn, size_t callee)
 {
-	if (fn->callee_count == fn->callee_cap) {
-		fn->callee_cap = fn->callee_cap ? 2 * fn->callee_cap : 4;
-		fn->callees = bk_xrealloc(fn->callees, fn->callee_cap, sizeof(*fn->callees));
+	if (obj->callee_count == obj->callee_cap) {
+		obj->callee_cap = obj->callee_cap ? 2 * obj->callee_cap : 64;
+		obj->callees = bk_xrealloc(obj->callees, obj->callee_cap, sizeof(*obj->callees));
 	}
-	fn->callees[fn->callee_count++] = callee;
+	obj->callees[obj->callee_count++] = (uint32_t)callee;
+	fn->callee_count++;
 }
 
-static int cmp_size(const void *a, const void *b)
+static int cmp_u32(const void *a, const void *b)
 {
-	const size_t *x = a, *y = b;
+	const uint32_t *x = a, *y = b;
 
 	return *x < *y ? -1 : *x > *y;
 }
@@ -145,7 +154,11 @@ static int add_edge(struct bk_object *obj, size_t caller, size_t section, int64_
 			 sec->name, (long long)target);
 		return -1;
 	}
-	add_callee(&obj->functions[caller], (size_t)callee);
+	if (obj->callee_count >= UINT32_MAX) {
+		bk_error(obj, "too many calls (4G)");
+		return -1;
+	}
+	add_callee(obj, &obj->functions[caller], (size_t)callee);
 	return 0;
 }
 
@@ -157,18 +170,13 @@ static int add_edge(struct bk_object *obj, size_t caller, size_t section, int64_
  * BTF is a FUNC in the DATASEC .ksyms (declared __ksym). Such a call stays
  * as it is, relocation included, for libbpf to resolve against the kernel.
  */
-static bool is_kfunc(const struct bk_object *obj, const GElf_Sym *sym, const char *name)
+static bool is_kfunc(const struct bk_object *obj, const struct btf_type *ksyms, const GElf_Sym *sym,
+		     const char *name)
 {
 	const struct btf_var_secinfo *entry;
-	const struct btf_type *ksyms;
-	int id;
 
-	if (sym->st_shndx != SHN_UNDEF || !obj->btf)
+	if (sym->st_shndx != SHN_UNDEF || !ksyms)
 		return false;
-	id = btf__find_by_name_kind(obj->btf, ".ksyms", BTF_KIND_DATASEC);
-	if (id <= 0)
-		return false;
-	ksyms = btf__type_by_id(obj->btf, id);
 	entry = btf_var_secinfos(ksyms);
 	for (unsigned i = 0; i < btf_vlen(ksyms); i++, entry++) {
 		const struct btf_type *t = btf__type_by_id(obj->btf, entry->type);
@@ -180,11 +188,25 @@ static bool is_kfunc(const struct bk_object *obj, const GElf_Sym *sym, const cha
 	return false;
 }
 
-static int scan_function(struct bk_object *obj, size_t index)
+/* The DATASEC .ksyms that declares the object's kfuncs, NULL if it has none. */
+static const struct btf_type *find_ksyms(const struct bk_object *obj)
+{
+	int id;
+
+	if (!obj->btf)
+		return NULL;
+	id = btf__find_by_name_kind(obj->btf, ".ksyms", BTF_KIND_DATASEC);
+	return id > 0 ? btf__type_by_id(obj->btf, id) : NULL;
+}
+
+/* ksyms: find_ksyms(obj), looked up once for all functions */
+static int scan_function(struct bk_object *obj, size_t index, const struct btf_type *ksyms)
 {
 	struct bk_function *fn = &obj->functions[index];
 	const struct bk_section *sec = &obj->sections[fn->section];
 
+	fn->first_callee = (uint32_t)obj->callee_count;
+	fn->callee_count = 0;
 	for (uint64_t i = fn->start; i < fn->start + fn->count; i++) {
 		struct bk_insn insn;
 		uint64_t at = i * ELFOBJ_INSN_SIZE;
@@ -209,7 +231,7 @@ static int scan_function(struct bk_object *obj, size_t index)
 			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 
 			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
-			    is_kfunc(obj, sym, obj->symbol_names[GELF_R_SYM(rel->r_info)]))
+			    is_kfunc(obj, ksyms, sym, obj->symbol_names[GELF_R_SYM(rel->r_info)]))
 				continue;
 			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
 			    sym->st_shndx == SHN_UNDEF) {
@@ -275,21 +297,30 @@ static int scan_function(struct bk_object *obj, size_t index)
 		}
 	}
 	if (fn->callee_count > 1) {
+		uint32_t *callees = &obj->callees[fn->first_callee];
 		size_t n = 1;
 
-		qsort(fn->callees, fn->callee_count, sizeof(size_t), cmp_size);
+		qsort(callees, fn->callee_count, sizeof(*callees), cmp_u32);
 		for (size_t j = 1; j < fn->callee_count; j++)
-			if (fn->callees[j] != fn->callees[n - 1])
-				fn->callees[n++] = fn->callees[j];
-		fn->callee_count = n;
+			if (callees[j] != callees[n - 1])
+				callees[n++] = callees[j];
+		fn->callee_count = (uint32_t)n;
+		obj->callee_count = fn->first_callee + n;
 	}
 	return 0;
 }
 
 int bk_build_callgraph(struct bk_object *obj)
 {
+	const struct btf_type *ksyms = find_ksyms(obj);
+
+	/* callee indices and their count are 32 bits: bk_read_sites() comes after */
+	if (obj->function_count >= UINT32_MAX) {
+		bk_error(obj, "too many functions (4G)");
+		return -1;
+	}
 	for (size_t i = 0; i < obj->function_count; i++)
-		if (scan_function(obj, i))
+		if (scan_function(obj, i, ksyms))
 			return -1;
 	return 0;
 }

@@ -46,6 +46,18 @@ void *bk_xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *bk_populated(void *p, size_t n, size_t size)
+{
+	if (!size || n <= SIZE_MAX / size)
+		elfobj_populate(p, n * size);
+	return p;
+}
+
+void *bk_xmalloc(size_t n, size_t size)
+{
+	return bk_xrealloc(NULL, n, size);
+}
+
 void *bk_xrealloc(void *ptr, size_t n, size_t size)
 {
 	void *p;

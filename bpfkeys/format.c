@@ -20,150 +20,102 @@ static uint32_t strtab_add(struct elfobj_strtab *st, const char *s)
 }
 
 /*
- * What the entries need of function f: its name (with its length and hash)
- * and section, and the string offsets of both once added (name 0 until then).
- * One compact array, filled in function order: instances and sites name
- * functions in no useful order, and reading obj->functions there was a cache
- * miss each. The names are hashed here, where they are read in the order of
- * the symbols, instead of at each first use, a cache miss into the input's
- * string table each.
+ * The strings of .bpfkeys are written into the tail of the section itself
+ * (elfobj_strtab_init_in()), sized up front: every function, key and section
+ * name at most. The size counts function names in function order, where they
+ * are read in the order of the string table.
  */
-struct function_strings {
-	const char *name;
-	uint64_t hash;
-	uint32_t length;
-	uint32_t section;
-	uint32_t name_offset;
-	uint32_t section_offset;
-};
-
-/*
- * NULL (reported) if a name is too long for the format's 32-bit offsets. Names
- * known to be unique are not looked up, so not hashed.
- */
-static struct function_strings *function_strings_new(const struct bk_object *obj, size_t *bytes)
+static int string_bytes(const struct bk_object *obj, size_t *bytes)
 {
-	struct function_strings *strings = bk_xcalloc(obj->function_count + 1, sizeof(*strings));
-	bool hash = !obj->function_names_unique;
-
-	*bytes = 0;
+	*bytes = 1; /* "" at offset 0 */
 	for (size_t f = 0; f < obj->function_count; f++) {
-		const char *name = obj->functions[f].name;
-		size_t len;
-		uint64_t h = 0;
-
-		if (hash)
-			h = elfobj_hash_name_length(name, &len);
-		else
-			len = strlen(name);
+		size_t len = strlen(obj->functions[f].name);
 
 		if (len >= UINT32_MAX) {
 			bk_error(obj, "function name of %zu bytes", len);
-			free(strings);
-			return NULL;
+			return -1;
 		}
-		strings[f].name = name;
-		strings[f].hash = h;
-		strings[f].length = (uint32_t)len;
-		strings[f].section = (uint32_t)obj->functions[f].section;
 		*bytes += len + 1;
 	}
-	return strings;
-}
-
-/* Adds f's name and its section's, each once. */
-static void add_function_names(struct elfobj_strtab *st, const struct bk_object *obj,
-			       struct function_strings *fn, uint32_t *section_name)
-{
-	int64_t offset;
-
-	if (fn->name_offset)
-		return;
-	offset = obj->function_names_unique
-			 ? elfobj_strtab_append_unique(st, fn->name, fn->length)
-			 : elfobj_strtab_add_hashed(st, fn->name, fn->length, fn->hash);
-	if (offset < 0)
-		exit(1);
-	fn->name_offset = (uint32_t)offset;
-	if (!section_name[fn->section])
-		section_name[fn->section] = strtab_add(st, obj->sections[fn->section].name);
-	fn->section_offset = section_name[fn->section];
+	for (size_t i = 0; i < obj->key_count; i++)
+		*bytes += strlen(obj->keys[i].name) + 1;
+	for (size_t i = 0; i < obj->section_count; i++)
+		*bytes += obj->sections[i].name ? strlen(obj->sections[i].name) + 1 : 0;
+	return 0;
 }
 
 /*
- * What a site's entry takes from the model, gathered in site order (the order
- * of the sites and of their functions). The instances list their sites key by
- * key, and reading a site and its function there for each entry was a cache
- * miss per site, most of the build at 1,000 sites per function.
+ * Where the names an entry gives go: name_offset[f] of function f (0 until
+ * added: a function's name is never empty) and section_name[s] of section s.
+ * One 4-byte slot per function, not a copy of what obj->functions holds: each
+ * new page of memory is a page fault, and at a million functions there were
+ * 32 MB of such copies.
  */
-struct site_summary {
-	uint32_t function;
-	uint32_t function_start;
-	uint32_t insn; /* within the function */
-	uint32_t flags;
+struct names {
+	struct elfobj_strtab st;
+	uint32_t *name_offset; /* [function_count] */
+	uint32_t *section_name; /* [section_count] */
+	bool unique; /* obj->function_names_unique: no lookup, no hashing */
 };
 
-static struct site_summary *summarize_sites(const struct bk_object *obj)
+/* Adds f's name and its section's, each once. */
+static void add_function_names(struct names *names, const struct bk_object *obj, uint32_t f)
 {
-	struct site_summary *summary = bk_xcalloc(obj->site_count, sizeof(*summary));
+	const struct bk_function *fn = &obj->functions[f];
+	int64_t offset;
 
-	for (size_t s = 0; s < obj->site_count; s++) {
-		const struct bk_site *site = &obj->sites[s];
-		const struct bk_function *fn = &obj->functions[site->function];
-
-		summary[s].function = site->function;
-		summary[s].function_start = (uint32_t)fn->start;
-		summary[s].insn = (uint32_t)(site->insn - fn->start);
-		summary[s].flags = (site->jump_when_off ? BPFKEYS_SITE_JUMP_WHEN_OFF : 0) |
-				   (site->wide ? BPFKEYS_SITE_WIDE : 0);
-	}
-	return summary;
+	if (names->name_offset[f])
+		return;
+	offset = names->unique ? elfobj_strtab_append_unique(&names->st, fn->name, strlen(fn->name))
+			       : elfobj_strtab_add(&names->st, fn->name);
+	if (offset < 0)
+		exit(1);
+	names->name_offset[f] = (uint32_t)offset;
+	if (!names->section_name[fn->section])
+		names->section_name[fn->section] =
+			strtab_add(&names->st, obj->sections[fn->section].name);
 }
 
 /*
  * Instances come by key, then program name, and their sites by key too: the
- * functions, names and string-table slots they lead to are spread over
- * memory, a cache miss each when one program or site has many. So the loop
- * asks for them ahead, in the order it will need them: the function's
- * strings PREFETCH_AHEAD instances or sites before it reads them, then (2/3
- * of the way) its name, then (1/3) the name's string-table slot, so that the
- * misses of many entries overlap.
+ * functions, names and sites they lead to are spread over memory, a cache
+ * miss each when one program or site has many. So the loops ask for them
+ * ahead, in the order they will need them: the site (for a site entry) and
+ * the function with its name slot PREFETCH_AHEAD entries before they are
+ * read, then (2/3 of the way, once the function is in the cache) the
+ * function of the site, and (1/3) the function's name, so that the misses of
+ * many entries overlap.
  */
 #define PREFETCH_AHEAD 96
 
-static void prefetch_name(const struct function_strings *fn)
+static void prefetch_function(const struct bk_object *obj, const struct names *names, uint32_t f)
 {
-	if (!fn->name_offset)
-		__builtin_prefetch(fn->name);
+	__builtin_prefetch(&obj->functions[f]);
+	__builtin_prefetch(&names->name_offset[f]);
 }
 
-static void prefetch_name_slot(const struct elfobj_strtab *st, const struct function_strings *fn,
-			       bool unique)
+static void prefetch_name(const struct bk_object *obj, const struct names *names, uint32_t f)
 {
-	if (!fn->name_offset && !unique)
-		elfobj_strtab_prefetch_hashed(st, fn->hash);
+	if (!names->name_offset[f])
+		__builtin_prefetch(obj->functions[f].name);
 }
 
 int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size)
 {
-	struct elfobj_strtab st;
+	struct names names = { .unique = obj->function_names_unique };
 	struct bpfkeys_header hdr = { 0 };
 	struct bpfkeys_key *keys = NULL;
 	struct bpfkeys_instance *insts = NULL;
 	struct bpfkeys_site *sites = NULL;
 	size_t key_count = 0, *key_index = bk_xcalloc(obj->key_count, sizeof(size_t));
-	/* an instance and a site name both, and hashing them again each time was
-	 * most of the build */
-	struct function_strings *strings = NULL;
-	uint32_t *section_name = bk_xcalloc(obj->section_count, sizeof(uint32_t));
-	struct site_summary *summary = NULL;
+	const uint32_t *inst_sites = obj->instance_sites;
+	const struct bk_site *obj_sites = obj->sites;
 	uint8_t *buf = NULL;
 	size_t name_bytes;
 	uint64_t total;
 	int err = -1;
 
-	if (elfobj_strtab_init(&st))
-		exit(1);
+	names.st.fixed = true; /* nothing to free until initialized */
 	/* only static keys: other maps in .maps are ordinary maps */
 	for (size_t i = 0; i < obj->key_count; i++)
 		if (obj->keys[i].is_static_key)
@@ -174,88 +126,13 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 			 BPFKEYS_FORMAT_VERSION);
 		goto out;
 	}
-	keys = bk_xcalloc(key_count, sizeof(*keys));
-	/* The instance and site tables are written where they go in the section,
-	 * which grows by the strings at the end, not built apart and copied (a
-	 * second pass over 44 bytes per site at one site per function). Entry
-	 * sizes, and so the offsets, are multiples of 4, the entries' alignment. */
-	buf = bk_xcalloc(sizeof(hdr) + key_count * sizeof(*keys) +
-				 obj->instance_count * sizeof(*insts) +
-				 obj->instance_site_count * sizeof(*sites),
-			 1);
-	insts = (struct bpfkeys_instance *)(buf + sizeof(hdr) + key_count * sizeof(*keys));
-	sites = (struct bpfkeys_site *)(insts + obj->instance_count);
-	summary = summarize_sites(obj);
-	strings = function_strings_new(obj, &name_bytes);
-	if (!strings)
+	if (string_bytes(obj, &name_bytes))
 		goto out;
-	/* at most every function, key and section name: the table never grows */
-	for (size_t i = 0; i < obj->key_count; i++)
-		name_bytes += strlen(obj->keys[i].name) + 1;
-	for (size_t i = 0; i < obj->section_count; i++)
-		name_bytes += obj->sections[i].name ? strlen(obj->sections[i].name) + 1 : 0;
-	if (elfobj_strtab_reserve(&st,
-				  (obj->function_names_unique ? 0 : obj->function_count) +
-					  obj->key_count + obj->section_count,
-				  name_bytes))
-		exit(1);
-	for (size_t i = 0; i < obj->key_count; i++) {
-		const struct bk_key *key = &obj->keys[i];
-		struct bpfkeys_key *out_key;
-
-		if (!key->is_static_key)
-			continue;
-		out_key = &keys[key_index[i]];
-		out_key->name = strtab_add(&st, key->name);
-		out_key->flags = key->map_extra & BPF_F_STATIC_KEY_ON ? BPFKEYS_KEY_ON : 0;
-		out_key->first_instance = 0;
-		out_key->instance_count = 0;
-	}
-	for (size_t i = 0; i < obj->instance_count; i++) {
-		const struct bk_instance *inst = &obj->instances[i];
-		struct bpfkeys_key *out_key = &keys[key_index[inst->key]];
-		struct function_strings *program;
-
-		if (i + PREFETCH_AHEAD < obj->instance_count)
-			__builtin_prefetch(&strings[obj->instances[i + PREFETCH_AHEAD].program]);
-		if (i + PREFETCH_AHEAD * 2 / 3 < obj->instance_count)
-			prefetch_name(&strings[obj->instances[i + PREFETCH_AHEAD * 2 / 3].program]);
-		if (i + PREFETCH_AHEAD / 3 < obj->instance_count)
-			prefetch_name_slot(&st,
-					   &strings[obj->instances[i + PREFETCH_AHEAD / 3].program],
-					   obj->function_names_unique);
-		if (!out_key->instance_count)
-			out_key->first_instance = (uint32_t)i;
-		out_key->instance_count++;
-		insts[i].key = (uint32_t)key_index[inst->key];
-		program = &strings[inst->program];
-		add_function_names(&st, obj, program, section_name);
-		insts[i].program = program->name_offset;
-		insts[i].program_section = program->section_offset;
-		insts[i].flags = out_key->flags;
-		insts[i].first_site = (uint32_t)inst->first_site;
-		insts[i].site_count = (uint32_t)inst->site_count;
-		for (size_t s = inst->first_site; s < inst->first_site + inst->site_count; s++) {
-			const struct site_summary *site = &summary[obj->instance_sites[s]];
-			struct function_strings *fn = &strings[site->function];
-
-			if (s + PREFETCH_AHEAD < obj->instance_site_count)
-				__builtin_prefetch(
-					&summary[obj->instance_sites[s + PREFETCH_AHEAD]]);
-			if (s + PREFETCH_AHEAD / 2 < obj->instance_site_count)
-				__builtin_prefetch(
-					&strings[summary[obj->instance_sites[s +
-									     PREFETCH_AHEAD / 2]]
-							 .function]);
-			add_function_names(&st, obj, fn, section_name);
-			sites[s].function = fn->name_offset;
-			sites[s].section = fn->section_offset;
-			sites[s].function_start = site->function_start;
-			sites[s].insn = site->insn;
-			sites[s].flags = site->flags;
-		}
-	}
-
+	/*
+	 * The section's layout, all but the strings' size known now. Entry sizes,
+	 * and so the offsets, are multiples of 4, the entries' alignment. Each
+	 * table is written where it goes, not built apart and copied.
+	 */
 	hdr.magic = BPFKEYS_MAGIC;
 	hdr.version = BPFKEYS_FORMAT_VERSION;
 	hdr.header_size = sizeof(hdr);
@@ -272,27 +149,97 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	hdr.site_offset = (uint32_t)total;
 	total += (uint64_t)obj->instance_site_count * sizeof(*sites);
 	hdr.string_offset = (uint32_t)total;
-	hdr.string_size = (uint32_t)st.size;
-	total += st.size;
+	if (total > UINT32_MAX) { /* the tables alone */
+		bk_error(obj, "section '%s' would exceed 4 GiB", BPFKEYS_SECTION);
+		goto out;
+	}
+	/* every byte up to the strings' end is written */
+	buf = bk_populated(bk_xmalloc(total + name_bytes, 1), total + name_bytes, 1);
+	keys = (struct bpfkeys_key *)(buf + hdr.key_offset);
+	insts = (struct bpfkeys_instance *)(buf + hdr.instance_offset);
+	sites = (struct bpfkeys_site *)(buf + hdr.site_offset);
+	if (elfobj_strtab_init_in(&names.st, (char *)buf + total, name_bytes))
+		exit(1);
+	names.name_offset = bk_populated(bk_xcalloc(obj->function_count + 1, sizeof(uint32_t)),
+					 obj->function_count, sizeof(uint32_t));
+	names.section_name = bk_xcalloc(obj->section_count, sizeof(uint32_t));
+	/* slots for the names that are looked up: the table never rehashes */
+	if (elfobj_strtab_reserve(&names.st,
+				  (names.unique ? 0 : obj->function_count) + obj->key_count +
+					  obj->section_count,
+				  0))
+		exit(1);
+	for (size_t i = 0; i < obj->key_count; i++) {
+		const struct bk_key *key = &obj->keys[i];
+		struct bpfkeys_key *out_key;
+
+		if (!key->is_static_key)
+			continue;
+		out_key = &keys[key_index[i]];
+		out_key->name = strtab_add(&names.st, key->name);
+		out_key->flags = key->map_extra & BPF_F_STATIC_KEY_ON ? BPFKEYS_KEY_ON : 0;
+		out_key->first_instance = 0;
+		out_key->instance_count = 0;
+	}
+	for (size_t i = 0; i < obj->instance_count; i++) {
+		const struct bk_instance *inst = &obj->instances[i];
+		struct bpfkeys_key *out_key = &keys[key_index[inst->key]];
+
+		if (i + PREFETCH_AHEAD < obj->instance_count)
+			prefetch_function(obj, &names, obj->instances[i + PREFETCH_AHEAD].program);
+		if (i + PREFETCH_AHEAD / 3 < obj->instance_count)
+			prefetch_name(obj, &names, obj->instances[i + PREFETCH_AHEAD / 3].program);
+		if (!out_key->instance_count)
+			out_key->first_instance = (uint32_t)i;
+		out_key->instance_count++;
+		insts[i].key = (uint32_t)key_index[inst->key];
+		add_function_names(&names, obj, inst->program);
+		insts[i].program = names.name_offset[inst->program];
+		insts[i].program_section =
+			names.section_name[obj->functions[inst->program].section];
+		insts[i].flags = out_key->flags;
+		insts[i].first_site = (uint32_t)inst->first_site;
+		insts[i].site_count = (uint32_t)inst->site_count;
+		for (size_t s = inst->first_site; s < inst->first_site + inst->site_count; s++) {
+			const struct bk_site *site = &obj_sites[inst_sites[s]];
+			const struct bk_function *fn = &obj->functions[site->function];
+
+			if (s + PREFETCH_AHEAD < obj->instance_site_count)
+				__builtin_prefetch(&obj_sites[inst_sites[s + PREFETCH_AHEAD]]);
+			if (s + PREFETCH_AHEAD * 2 / 3 < obj->instance_site_count)
+				prefetch_function(
+					obj, &names,
+					obj_sites[inst_sites[s + PREFETCH_AHEAD * 2 / 3]].function);
+			if (s + PREFETCH_AHEAD / 3 < obj->instance_site_count)
+				prefetch_name(
+					obj, &names,
+					obj_sites[inst_sites[s + PREFETCH_AHEAD / 3]].function);
+			add_function_names(&names, obj, site->function);
+			sites[s].function = names.name_offset[site->function];
+			sites[s].section = names.section_name[fn->section];
+			sites[s].function_start = (uint32_t)fn->start;
+			sites[s].insn = (uint32_t)(site->insn - fn->start);
+			sites[s].flags = (site->jump_when_off ? BPFKEYS_SITE_JUMP_WHEN_OFF : 0) |
+					 (site->wide ? BPFKEYS_SITE_WIDE : 0);
+		}
+	}
+
+	hdr.string_size = (uint32_t)names.st.size;
+	total += names.st.size;
 	if (total > UINT32_MAX) {
 		bk_error(obj, "section '%s' would exceed 4 GiB", BPFKEYS_SECTION);
 		goto out;
 	}
-	buf = bk_xrealloc(buf, total, 1);
 	memcpy(buf, &hdr, sizeof(hdr));
-	memcpy(buf + hdr.key_offset, keys, key_count * sizeof(*keys));
-	memcpy(buf + hdr.string_offset, st.data, st.size);
-	*out = buf;
+	*out = bk_xrealloc(buf, total, 1); /* less than reserved, unless names repeat */
 	*out_size = total;
+	buf = NULL;
 	err = 0;
 out:
-	if (err)
-		free(buf);
-	free(keys);
-	elfobj_strtab_free(&st);
-	free(summary);
-	free(strings);
-	free(section_name);
+	free(buf);
+	elfobj_strtab_free(&names.st);
+	free(names.name_offset);
+	free(names.section_name);
 	free(key_index);
 	return err;
 }

@@ -94,11 +94,10 @@ int bk_read_keys(struct bk_object *obj)
 	}
 	free(map_syms);
 	qsort(obj->keys, obj->key_count, sizeof(*obj->keys), cmp_key);
+	/* at most a DATASEC's 65535 variables: 1 + index fits */
 	obj->symbol_key = bk_xcalloc(obj->symbol_count, sizeof(*obj->symbol_key));
-	for (size_t i = 0; i < obj->symbol_count; i++)
-		obj->symbol_key[i] = -1;
 	for (size_t i = 0; i < obj->key_count; i++)
-		obj->symbol_key[obj->keys[i].symbol] = (ssize_t)i;
+		obj->symbol_key[obj->keys[i].symbol] = (uint32_t)i + 1;
 	for (size_t i = 1; i < obj->key_count; i++)
 		if (strcmp(obj->keys[i].name, obj->keys[i - 1].name) == 0) {
 			bk_error(obj, "section '.maps': two maps named '%s'", obj->keys[i].name);
@@ -111,7 +110,7 @@ ssize_t bk_key_by_symbol(const struct bk_object *obj, size_t symbol)
 {
 	if (!obj->symbol_key || symbol >= obj->symbol_count)
 		return -1;
-	return obj->symbol_key[symbol];
+	return (ssize_t)obj->symbol_key[symbol] - 1;
 }
 
 ssize_t bk_key_by_name(const struct bk_object *obj, const char *name)

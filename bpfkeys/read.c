@@ -165,10 +165,9 @@ void bk_object_free(struct bk_object *obj)
 {
 	for (size_t i = 0; i < obj->section_count; i++)
 		free(obj->sections[i].rels_copy);
-	for (size_t i = 0; i < obj->function_count; i++)
-		free(obj->functions[i].callees);
 	free(obj->sections);
 	free(obj->functions);
+	free(obj->callees);
 	free(obj->keys);
 	free(obj->symbol_key);
 	free(obj->sites);

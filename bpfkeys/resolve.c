@@ -96,7 +96,6 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 			(unsigned long long)branch->target * ELFOBJ_INSN_SIZE);
 		return -1;
 	}
-	site->entry = (uint32_t)branch->entry;
 	site->section = (uint32_t)branch->section;
 	site->insn = branch->insn;
 	site->target = branch->target;
@@ -106,6 +105,9 @@ static int read_site(struct bk_object *obj, const struct elfobj_static_branch *b
 	site->wide = branch->wide;
 	return 0;
 }
+
+_Static_assert(sizeof(struct bk_site) == sizeof(struct elfobj_static_branch),
+	       "bk_read_sites() turns each branch into a site in place");
 
 int bk_read_sites(struct bk_object *obj)
 {
@@ -121,14 +123,24 @@ int bk_read_sites(struct bk_object *obj)
 		free(branches);
 		return -1;
 	}
-	obj->sites = bk_xcalloc(count, sizeof(*obj->sites));
+	/*
+	 * Each site is written over its branch (or an earlier one, after an
+	 * error), once the branch is read: a site array apart was a million new
+	 * pages' worth of page faults at a million sites. memcpy() in and out,
+	 * so that the two types never alias.
+	 */
+	obj->sites = (struct bk_site *)branches;
 	for (size_t i = 0; i < count; i++) {
-		if (read_site(obj, &branches[i], &obj->sites[obj->site_count], &function_hint))
+		struct elfobj_static_branch branch;
+		struct bk_site site;
+
+		memcpy(&branch, &branches[i], sizeof(branch));
+		if (read_site(obj, &branch, &site, &function_hint)) {
 			errors++;
-		else
-			obj->site_count++;
+			continue;
+		}
+		memcpy(&obj->sites[obj->site_count++], &site, sizeof(site));
 	}
-	free(branches);
 	if (errors)
 		return -1;
 	/*
@@ -149,40 +161,85 @@ int bk_read_sites(struct bk_object *obj)
 }
 
 /*
+ * The call-graph walk from one program: every function it reaches (the
+ * program first), each once, depth first. The functions a program loads are
+ * these; bk_build_instances() walks every program so, and an error message
+ * of bk_check_key_references() asks the same of the programs that reach one
+ * function. seen[] marks a function with the walk's stamp, so that one array
+ * serves a walk per program without being cleared between them.
+ */
+struct reach_walk {
+	uint32_t *stack; /* [function_count] */
+	uint32_t *seen; /* [function_count]: stamp of the last walk that reached it */
+	size_t depth;
+	uint32_t stamp;
+};
+
+static void reach_init(struct reach_walk *walk, const struct bk_object *obj)
+{
+	walk->stack = bk_xmalloc(obj->function_count + 1, sizeof(*walk->stack));
+	walk->seen = bk_populated(bk_xcalloc(obj->function_count + 1, sizeof(*walk->seen)),
+				  obj->function_count, sizeof(*walk->seen));
+	walk->depth = 0;
+	walk->stamp = 0;
+}
+
+static void reach_free(struct reach_walk *walk)
+{
+	free(walk->stack);
+	free(walk->seen);
+}
+
+/* A new walk from `program`; stamp: nonzero, different from every earlier walk's. */
+static void reach_start(struct reach_walk *walk, uint32_t program, uint32_t stamp)
+{
+	walk->stamp = stamp;
+	walk->depth = 0;
+	walk->stack[walk->depth++] = program;
+	walk->seen[program] = stamp;
+}
+
+/* The next function the walk reaches, -1 when it has reached them all. */
+static int64_t reach_next(const struct bk_object *obj, struct reach_walk *walk)
+{
+	const struct bk_function *fn;
+	uint32_t f;
+
+	if (!walk->depth)
+		return -1;
+	f = walk->stack[--walk->depth];
+	fn = &obj->functions[f];
+	for (size_t c = fn->first_callee; c < fn->first_callee + fn->callee_count; c++)
+		if (walk->seen[obj->callees[c]] != walk->stamp) {
+			walk->seen[obj->callees[c]] = walk->stamp;
+			walk->stack[walk->depth++] = obj->callees[c];
+		}
+	return f;
+}
+
+/*
  * The programs that reach function f (f itself if it is one): the first in
  * object order, and how many. Only for an error message: a walk per program.
  */
 static size_t programs_reaching(const struct bk_object *obj, size_t f, const char **first)
 {
-	size_t *stack = bk_xcalloc(obj->function_count, sizeof(size_t));
-	bool *seen = bk_xcalloc(obj->function_count, sizeof(bool));
+	struct reach_walk walk;
 	size_t count = 0;
 
 	*first = NULL;
+	reach_init(&walk, obj);
 	for (size_t p = 0; p < obj->function_count; p++) {
-		size_t depth = 0;
-		bool reaches = false;
+		int64_t g;
 
 		if (!obj->functions[p].is_program)
 			continue;
-		memset(seen, 0, obj->function_count * sizeof(bool));
-		stack[depth++] = p;
-		seen[p] = true;
-		while (depth && !reaches) {
-			const struct bk_function *fn = &obj->functions[stack[--depth]];
-
-			reaches = (size_t)(fn - obj->functions) == f;
-			for (size_t c = 0; c < fn->callee_count; c++)
-				if (!seen[fn->callees[c]]) {
-					seen[fn->callees[c]] = true;
-					stack[depth++] = fn->callees[c];
-				}
-		}
-		if (reaches && !count++)
+		reach_start(&walk, (uint32_t)p, (uint32_t)p + 1);
+		while ((g = reach_next(obj, &walk)) >= 0 && (size_t)g != f)
+			;
+		if (g >= 0 && !count++)
 			*first = obj->functions[p].name;
 	}
-	free(stack);
-	free(seen);
+	reach_free(&walk);
 	return count;
 }
 
@@ -288,7 +345,8 @@ static int cmp_triple(const void *a, const void *b)
 static struct triple *sort_triples(struct triple *triples, size_t count, size_t key_count)
 {
 	size_t *next = bk_xcalloc(key_count + 1, sizeof(size_t));
-	struct triple *sorted = bk_xcalloc(count, sizeof(*sorted));
+	struct triple *sorted =
+		bk_populated(bk_xmalloc(count, sizeof(*sorted)), count, sizeof(*sorted));
 
 	for (size_t t = 0; t < count; t++)
 		next[triples[t].key + 1]++;
@@ -310,57 +368,90 @@ static struct triple *sort_triples(struct triple *triples, size_t count, size_t 
 }
 
 /*
- * A program to sort by name: the name's first 16 bytes as two big-endian
+ * A function to sort by name: the name's first 16 bytes as two big-endian
  * numbers (NUL-padded), so that most comparisons of a million names are two
  * integer compares in one array instead of a strcmp on names spread over
  * the string table. The order is strcmp's: bytes compare as unsigned char,
  * and a name that ends within 16 bytes is padded with NULs, which sort first.
- * qsort moves 4-byte indices into that array, not the 24-byte keys.
+ * Two names whose prefixes agree are equal if the last byte is a NUL (both
+ * ended), else strcmp decides on the rest.
  */
-struct program_key {
+struct name_key {
 	uint64_t prefix[2];
-	const char *rest; /* the name after the prefix, or NULL if the prefix holds it all */
 };
 
-static const struct program_key *sort_keys;
-
-static void program_key_init(struct program_key *key, const char *name)
+static uint64_t load_be64(const unsigned char *b)
 {
-	size_t i = 0;
-
-	key->prefix[0] = key->prefix[1] = 0;
-	for (; i < 16 && name[i]; i++)
-		key->prefix[i / 8] |= (uint64_t)(unsigned char)name[i] << (56 - 8 * (i % 8));
-	key->rest = i == 16 && name[16] ? name + 16 : NULL;
+	return (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40 |
+	       (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16 |
+	       (uint64_t)b[6] << 8 | (uint64_t)b[7];
 }
 
-static int cmp_program_key(const struct program_key *x, const struct program_key *y)
+static void name_key_init(struct name_key *key, const char *name)
+{
+	unsigned char bytes[16] = { 0 };
+
+	memcpy(bytes, name, strnlen(name, sizeof(bytes)));
+	key->prefix[0] = load_be64(bytes);
+	key->prefix[1] = load_be64(bytes + 8);
+}
+
+/* By the prefixes; 0 if they agree (then the names are equal if both_ended()). */
+static int cmp_prefixes(const struct name_key *x, const struct name_key *y)
 {
 	if (x->prefix[0] != y->prefix[0])
 		return x->prefix[0] < y->prefix[0] ? -1 : 1;
 	if (x->prefix[1] != y->prefix[1])
 		return x->prefix[1] < y->prefix[1] ? -1 : 1;
-	if (!x->rest || !y->rest) /* equal up to the end of the shorter: "" sorts first */
-		return !y->rest - !x->rest;
-	return strcmp(x->rest, y->rest);
+	return 0;
 }
 
-static int cmp_program(const void *a, const void *b)
+static bool both_ended(const struct name_key *agreeing)
 {
-	return cmp_program_key(&sort_keys[*(const uint32_t *)a], &sort_keys[*(const uint32_t *)b]);
+	return !(agreeing->prefix[1] & 0xff); /* the 16th byte is a NUL in both */
+}
+
+/* Functions a and b by name (strcmp's order); the names are read only past 16 bytes. */
+static int cmp_function_names(const struct bk_object *obj, const struct name_key *keys, uint32_t a,
+			      uint32_t b)
+{
+	int c = cmp_prefixes(&keys[a], &keys[b]);
+
+	if (c || both_ended(&keys[a]))
+		return c;
+	return strcmp(obj->functions[a].name + 16, obj->functions[b].name + 16);
+}
+
+/*
+ * qsort's comparison of two indices into the functions (rank[] holds them):
+ * by name, then index, a strict order, so the result is the one order
+ * whatever the sort. qsort moves 4-byte indices, not the 16-byte keys.
+ */
+static const struct bk_object *sort_obj;
+static const struct name_key *sort_keys;
+
+static int cmp_rank(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = cmp_function_names(sort_obj, sort_keys, x, y);
+
+	return c ? c : x < y ? -1 : x > y;
 }
 
 /* Whether `name` is a function's: a binary search of the functions by name. */
-static bool is_function_name(const struct program_key *keys, const uint32_t *rank, size_t n,
-			     const char *name)
+static bool is_function_name(const struct bk_object *obj, const struct name_key *keys,
+			     const uint32_t *rank, size_t n, const char *name)
 {
-	struct program_key key;
+	struct name_key key;
 	size_t lo = 0, hi = n;
 
-	program_key_init(&key, name);
+	name_key_init(&key, name);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_program_key(&keys[rank[mid]], &key);
+		int c = cmp_prefixes(&keys[rank[mid]], &key);
+
+		if (!c && !both_ended(&key))
+			c = strcmp(obj->functions[rank[mid]].name + 16, name + 16);
 
 		if (c == 0)
 			return true;
@@ -383,25 +474,26 @@ static uint32_t *programs_by_name(struct bk_object *obj, size_t *count)
 {
 	/* keys[] is indexed by function; rank[] sorts them */
 	size_t n = obj->function_count, program_count = 0;
-	struct program_key *keys = bk_xcalloc(n + 1, sizeof(*keys));
-	uint32_t *rank = bk_xcalloc(n + 1, sizeof(*rank));
-	uint32_t *programs = bk_xcalloc(n + 1, sizeof(*programs));
+	struct name_key *keys = bk_populated(bk_xmalloc(n + 1, sizeof(*keys)), n, sizeof(*keys));
+	uint32_t *rank = bk_populated(bk_xmalloc(n + 1, sizeof(*rank)), n, sizeof(*rank));
+	uint32_t *programs = bk_xmalloc(n + 1, sizeof(*programs));
 	bool unique = true;
 
 	for (size_t i = 0; i < n; i++) {
-		program_key_init(&keys[i], obj->functions[i].name);
+		name_key_init(&keys[i], obj->functions[i].name);
 		rank[i] = (uint32_t)i;
 	}
+	sort_obj = obj;
 	sort_keys = keys;
-	elfobj_sort(rank, n, sizeof(*rank), cmp_program);
+	elfobj_sort(rank, n, sizeof(*rank), cmp_rank);
 	for (size_t r = 0; r < n; r++) {
-		if (r > 0 && cmp_program_key(&keys[rank[r - 1]], &keys[rank[r]]) == 0)
+		if (r > 0 && cmp_function_names(obj, keys, rank[r - 1], rank[r]) == 0)
 			unique = false;
 		if (obj->functions[rank[r]].is_program)
 			programs[program_count++] = rank[r];
 	}
 	for (size_t r = 1; r < program_count; r++)
-		if (cmp_program_key(&keys[programs[r - 1]], &keys[programs[r]]) == 0) {
+		if (cmp_function_names(obj, keys, programs[r - 1], programs[r]) == 0) {
 			const struct bk_function *x = &obj->functions[programs[r - 1]];
 			const struct bk_function *y = &obj->functions[programs[r]];
 
@@ -412,9 +504,9 @@ static uint32_t *programs_by_name(struct bk_object *obj, size_t *count)
 			break;
 		}
 	for (size_t i = 0; unique && i < obj->key_count; i++)
-		unique = !is_function_name(keys, rank, n, obj->keys[i].name);
+		unique = !is_function_name(obj, keys, rank, n, obj->keys[i].name);
 	for (size_t i = 1; unique && i < obj->section_count; i++)
-		unique = !is_function_name(keys, rank, n, obj->sections[i].name);
+		unique = !is_function_name(obj, keys, rank, n, obj->sections[i].name);
 	obj->function_names_unique = unique;
 	free(keys);
 	free(rank);
@@ -422,9 +514,12 @@ static uint32_t *programs_by_name(struct bk_object *obj, size_t *count)
 	return programs;
 }
 
+#define WALK_AHEAD 16
+
 int bk_build_instances(struct bk_object *obj)
 {
-	uint32_t *programs, *stack, *seen; /* seen: stamp rank + 1 */
+	uint32_t *programs;
+	struct reach_walk walk;
 	size_t program_count = 0;
 	bool *reached;
 	struct triple *triples = NULL;
@@ -439,51 +534,74 @@ int bk_build_instances(struct bk_object *obj)
 	programs = programs_by_name(obj, &program_count);
 	if (!programs)
 		return -1;
-	stack = bk_xcalloc(obj->function_count + 1, sizeof(*stack));
-	seen = bk_xcalloc(obj->function_count + 1, sizeof(*seen));
-	reached = bk_xcalloc(obj->function_count + 1, sizeof(bool));
+	reach_init(&walk, obj);
+	reached = bk_populated(bk_xcalloc(obj->function_count + 1, sizeof(bool)),
+			       obj->function_count, sizeof(bool));
 
 	for (size_t r = 0; r < program_count; r++) {
-		size_t depth = 0;
+		int64_t f;
 
-		stack[depth++] = programs[r];
-		seen[programs[r]] = (uint32_t)r + 1;
-		while (depth) {
-			const struct bk_function *fn = &obj->functions[stack[--depth]];
+		/* Programs come in name order, their data in object order: ask for a
+		 * program's record, and then its first site, a few programs ahead. */
+		if (r + WALK_AHEAD < program_count)
+			__builtin_prefetch(&obj->functions[programs[r + WALK_AHEAD]]);
+		if (r + WALK_AHEAD / 2 < program_count) {
+			const struct bk_function *next =
+				&obj->functions[programs[r + WALK_AHEAD / 2]];
 
-			reached[fn - obj->functions] = true;
+			if (next->site_count)
+				__builtin_prefetch(&obj->sites[next->first_site]);
+			__builtin_prefetch(&walk.seen[programs[r + WALK_AHEAD / 2]]);
+			__builtin_prefetch(&reached[programs[r + WALK_AHEAD / 2]]);
+		}
+		reach_start(&walk, programs[r], (uint32_t)r + 1);
+		while ((f = reach_next(obj, &walk)) >= 0) {
+			const struct bk_function *fn = &obj->functions[f];
+
+			reached[f] = true;
 			for (size_t s = fn->first_site; s < fn->first_site + fn->site_count; s++) {
 				if (triple_count == triple_cap) {
 					if (triple_count == UINT32_MAX) {
 						bk_error(obj, "too many instance sites (4G)");
 						goto out;
 					}
-					/* every site once, the usual count, before doubling */
-					triple_cap = triple_cap		    ? 2 * triple_cap
-						     : obj->site_count > 64 ? obj->site_count
-									    : 64;
+					/*
+					 * Every site once, the usual count, and an eighth
+					 * more for code that several programs call, before
+					 * doubling: the pages of the part left unused are
+					 * never touched, and a growth copies every triple.
+					 */
+					triple_cap = triple_cap ? 2 * triple_cap
+								: obj->site_count +
+									  obj->site_count / 8 + 64;
 					if (triple_cap > UINT32_MAX)
 						triple_cap = UINT32_MAX;
 					triples =
 						bk_xrealloc(triples, triple_cap, sizeof(*triples));
+					if (!triple_count) /* the part every site fills */
+						bk_populated(triples, obj->site_count,
+							     sizeof(*triples));
 				}
 				triples[triple_count++] =
 					(struct triple){ (uint32_t)obj->sites[s].key, (uint32_t)r,
 							 (uint32_t)s };
 			}
-			for (size_t c = 0; c < fn->callee_count; c++)
-				if (seen[fn->callees[c]] != r + 1) {
-					seen[fn->callees[c]] = (uint32_t)r + 1;
-					stack[depth++] = (uint32_t)fn->callees[c];
-				}
 		}
 	}
 	if (triple_count)
 		triples = sort_triples(triples, triple_count, obj->key_count);
 
-	obj->instance_sites = bk_xcalloc(triple_count, sizeof(*obj->instance_sites));
+	obj->instance_sites = bk_populated(bk_xmalloc(triple_count, sizeof(*obj->instance_sites)),
+					   triple_count, sizeof(*obj->instance_sites));
 	obj->instance_site_count = triple_count;
-	obj->instances = bk_xcalloc(triple_count, sizeof(*obj->instances));
+	/* counted first: one per (key, program) run of the sorted triples */
+	size_t instance_count = 0;
+
+	for (size_t t = 0; t < triple_count; t++)
+		instance_count += !t || triples[t].key != triples[t - 1].key ||
+				  triples[t].program_rank != triples[t - 1].program_rank;
+	obj->instances = bk_populated(bk_xcalloc(instance_count + 1, sizeof(*obj->instances)),
+				      instance_count, sizeof(*obj->instances));
 	for (size_t t = 0; t < triple_count; t++) {
 		struct bk_instance *inst =
 			obj->instance_count ? &obj->instances[obj->instance_count - 1] : NULL;
@@ -524,8 +642,7 @@ int bk_build_instances(struct bk_object *obj)
 out:
 	free(triples);
 	free(programs);
-	free(stack);
-	free(seen);
+	reach_free(&walk);
 	free(reached);
 	return err;
 }

@@ -45,9 +45,12 @@ static void *keep(struct buffers *b, void *p)
 	return p;
 }
 
-static int add_section(struct elfobj_writer *w, const GElf_Shdr *shdr, void *buf, size_t size)
+static int add_section(struct elfobj_writer *w, const GElf_Shdr *shdr, void *buf, size_t size,
+		       const void *tail, size_t tail_size)
 {
-	const struct elfobj_out_section section = { .shdr = *shdr, .data = buf, .size = size };
+	const struct elfobj_out_section section = {
+		.shdr = *shdr, .data = buf, .size = size, .tail = tail, .tail_size = tail_size
+	};
 
 	return elfobj_writer_add(w, &section);
 }
@@ -72,7 +75,8 @@ static int renumber(const struct bk_object *obj, const struct bk_edit *edit, str
 {
 	size_t n = obj->section_count;
 	size_t *sec_map = r->sec_map = bk_xcalloc(n, sizeof(size_t));
-	size_t *sym_map = r->sym_map = bk_xcalloc(obj->symbol_count, sizeof(size_t));
+	size_t *sym_map = r->sym_map = bk_populated(bk_xcalloc(obj->symbol_count, sizeof(size_t)),
+						    obj->symbol_count, sizeof(size_t));
 	bool *drop = r->drop = bk_xcalloc(n, sizeof(bool));
 	bool *drop_sym = r->drop_sym = bk_xcalloc(obj->symbol_count, sizeof(bool));
 	size_t kept = 1, kept_syms = 1, first_global = 0;
@@ -157,6 +161,8 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 		GElf_Shdr shdr = sec->shdr;
 		void *buf = sec->data;
 		size_t size = sec->shdr.sh_size;
+		uint8_t *tail = NULL;
+		size_t tail_size = 0;
 
 		if (drop[i])
 			continue;
@@ -165,21 +171,19 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 			size = edit->section_size[i];
 		}
 		if (i == obj->file.shstrndx && edit->new_section_count) {
-			/* append the names of the new sections */
-			size_t extra = 0;
-
+			/* the names of the new sections, appended as a tail (the
+			 * table is .strtab too when it holds the symbol names: a
+			 * copy of it was megabytes at a million functions) */
 			for (size_t s = 0; s < edit->new_section_count; s++)
-				extra += strlen(edit->new_sections[s].name) + 1;
-			uint8_t *names = keep(bufs, bk_xcalloc(size + extra, 1));
-			memcpy(names, buf, size);
-			for (size_t s = 0; s < edit->new_section_count; s++) {
+				tail_size += strlen(edit->new_sections[s].name) + 1;
+			tail = keep(bufs, bk_xcalloc(tail_size, 1));
+			for (size_t s = 0, at = 0; s < edit->new_section_count; s++) {
 				size_t len = strlen(edit->new_sections[s].name) + 1;
 
-				new_name[s] = (uint32_t)size;
-				memcpy(names + size, edit->new_sections[s].name, len);
-				size += len;
+				new_name[s] = (uint32_t)(size + at);
+				memcpy(tail + at, edit->new_sections[s].name, len);
+				at += len;
 			}
-			buf = names;
 		}
 		if (shdr.sh_type == SHT_SYMTAB && r->symbols_unchanged && !edit->remap_symbol) {
 			/* the input's table as it is (symbol 0 is all zero: elfobj checked) */
@@ -235,7 +239,7 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 			if ((shdr.sh_flags & SHF_INFO_LINK) && shdr.sh_info < n)
 				shdr.sh_info = (Elf64_Word)sec_map[shdr.sh_info];
 		}
-		if (add_section(w, &shdr, buf, size))
+		if (add_section(w, &shdr, buf, size, tail, tail_size))
 			goto out;
 	}
 	for (size_t s = 0; s < edit->new_section_count; s++) {
@@ -246,7 +250,7 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 		shdr.sh_type = ns->type;
 		shdr.sh_flags = ns->flags;
 		shdr.sh_addralign = ns->align;
-		if (add_section(w, &shdr, (void *)ns->data, ns->size))
+		if (add_section(w, &shdr, (void *)ns->data, ns->size, NULL, 0))
 			goto out;
 	}
 	err = 0;

@@ -229,6 +229,13 @@ const Elf64_Rel *elfobj_sorted_relocations(const struct elfobj *obj, size_t sect
  * entries, sorting them again was a large part of a tool's run.
  */
 void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const void *, const void *));
+/*
+ * Maps in the whole pages of [p, p + bytes) at once (MADV_POPULATE_WRITE), for
+ * a table about to be written in full: one call instead of a page fault per
+ * page, which costs twice as much per page on this project's (virtualized)
+ * machines. A hint: nothing happens where the kernel lacks it.
+ */
+void elfobj_populate(void *p, size_t bytes);
 bool elfobj_sorted(const void *base, size_t count, size_t size,
 		   int (*compare)(const void *, const void *));
 
@@ -236,12 +243,18 @@ bool elfobj_sorted(const void *base, size_t count, size_t size,
 struct elfobj_strtab {
 	char *data; /* offset 0 is "" */
 	size_t size, capacity;
+	bool fixed; /* data is the caller's (elfobj_strtab_init_in): never grown or freed */
 	uint64_t *slots; /* open-addressing hash: a string's hash << 32 | its offset */
 	size_t slot_count, used;
 };
 uint64_t elfobj_hash_name(const char *s); /* FNV-1a */
 uint64_t elfobj_hash_name_length(const char *s, size_t *length); /* and strlen() */
 int elfobj_strtab_init(struct elfobj_strtab *table);
+/*
+ * A table whose strings are written into data[0, capacity) (the caller's, e.g.
+ * the tail of the section they end up in): adding more than fits is an error.
+ */
+int elfobj_strtab_init_in(struct elfobj_strtab *table, char *data, size_t capacity);
 void elfobj_strtab_free(struct elfobj_strtab *table);
 /* The offset of an identical string, added if needed; <0 (reported) on error. */
 int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str);
@@ -256,9 +269,6 @@ int64_t elfobj_strtab_add_hashed(struct elfobj_strtab *table, const char *str, s
 int64_t elfobj_strtab_append_unique(struct elfobj_strtab *table, const char *str, size_t length);
 /* Room for `strings` more strings of `bytes` in all (sizes the table once, up front). */
 int elfobj_strtab_reserve(struct elfobj_strtab *table, size_t strings, size_t bytes);
-/* Asks the cache for the slot that adding or finding `str` reads first (a hint only). */
-void elfobj_strtab_prefetch(const struct elfobj_strtab *table, const char *str);
-void elfobj_strtab_prefetch_hashed(const struct elfobj_strtab *table, uint64_t hash);
 
 /* ---- output (output.c) ---- */
 struct elfobj_output {
@@ -295,6 +305,10 @@ struct elfobj_out_section {
 	void *data; /* ignored for SHT_NOBITS */
 	size_t size;
 	Elf_Type data_type;
+	/* bytes that follow data (ELF_T_BYTE, no padding between): names
+	 * appended to a string table without copying it */
+	const void *tail;
+	size_t tail_size;
 };
 /*
  * Starts an object for -o `path` (elfobj_output_open) with header's e_ident,

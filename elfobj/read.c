@@ -63,6 +63,24 @@ void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const voi
 		qsort(base, count, size, compare);
 }
 
+void elfobj_populate(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p, end = start + bytes;
+
+	if (page <= 0 || bytes < 16 * (size_t)page) /* small: faults are as cheap */
+		return;
+	start = (start + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	end &= ~((uintptr_t)page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
 const Elf64_Rel *elfobj_sorted_relocations(const struct elfobj *obj, size_t section, size_t *count,
 					   Elf64_Rel **copy)
 {
@@ -378,6 +396,7 @@ static int check_symbols(struct elfobj *obj)
 	obj->symbol_names = calloc(obj->symbol_count, sizeof(*obj->symbol_names));
 	if (!obj->symbol_names)
 		return fail(obj, NULL, "out of memory");
+	elfobj_populate(obj->symbol_names, obj->symbol_count * sizeof(*obj->symbol_names));
 	obj->symbol_names[0] = "";
 	if (obj->symbols[0].st_name || obj->symbols[0].st_info || obj->symbols[0].st_other ||
 	    obj->symbols[0].st_shndx || obj->symbols[0].st_value || obj->symbols[0].st_size)

@@ -260,7 +260,10 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 				    "has %zu entries but no .rel.static_keys", count);
 	/* in offset order, so that messages come in entry order */
 	rels = elfobj_sorted_relocations(obj, (size_t)(keys - obj->sections), &rel_count, &sorted);
-	*branches = calloc(count, sizeof(**branches));
+	/* not zeroed: each branch kept is written in full (a million are 32 MB) */
+	*branches = malloc(count * sizeof(**branches));
+	if (*branches)
+		elfobj_populate(*branches, count * sizeof(**branches));
 	if ((!rels && rel_count) || !*branches) {
 		errors = elfobj_error(obj->path, NULL, "out of memory");
 		goto out;

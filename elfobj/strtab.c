@@ -73,9 +73,29 @@ int elfobj_strtab_init(struct elfobj_strtab *table)
 	return 0;
 }
 
+int elfobj_strtab_init_in(struct elfobj_strtab *table, char *data, size_t capacity)
+{
+	memset(table, 0, sizeof(*table));
+	if (!capacity)
+		return elfobj_error(NULL, NULL, "internal error: no room for the string table");
+	table->data = data;
+	table->capacity = capacity;
+	table->fixed = true;
+	table->slot_count = 1024;
+	table->slots = alloc_slots(table->slot_count);
+	if (!table->slots) {
+		elfobj_strtab_free(table);
+		return elfobj_error(NULL, NULL, "out of memory");
+	}
+	table->data[0] = '\0';
+	table->size = 1;
+	return 0;
+}
+
 void elfobj_strtab_free(struct elfobj_strtab *table)
 {
-	free(table->data);
+	if (!table->fixed)
+		free(table->data);
 	free(table->slots);
 	memset(table, 0, sizeof(*table));
 }
@@ -112,6 +132,8 @@ static int reserve_bytes(struct elfobj_strtab *table, size_t bytes)
 
 	if (table->size + bytes <= table->capacity)
 		return 0;
+	if (table->fixed)
+		return elfobj_error(NULL, NULL, "internal error: string table full");
 	while (capacity < table->size + bytes)
 		capacity *= 2;
 	grown = realloc(table->data, capacity);
@@ -133,16 +155,6 @@ int elfobj_strtab_reserve(struct elfobj_strtab *table, size_t strings, size_t by
 		if (rehash(table))
 			return -1;
 	return reserve_bytes(table, bytes);
-}
-
-void elfobj_strtab_prefetch(const struct elfobj_strtab *table, const char *str)
-{
-	elfobj_strtab_prefetch_hashed(table, elfobj_hash_name(str));
-}
-
-void elfobj_strtab_prefetch_hashed(const struct elfobj_strtab *table, uint64_t hash)
-{
-	__builtin_prefetch(&table->slots[(uint32_t)hash & (table->slot_count - 1)]);
 }
 
 int64_t elfobj_strtab_add(struct elfobj_strtab *table, const char *str)

@@ -72,6 +72,21 @@ int elfobj_writer_add(struct elfobj_writer *w, const struct elfobj_out_section *
 	data->d_align = align;
 	data->d_off = 0;
 	data->d_version = EV_CURRENT;
+	if (section->tail_size && section->shdr.sh_type != SHT_NOBITS) {
+		/* libelf places a section's data one after the other, each at its
+		 * d_align: 1 here, so the tail starts where data ends */
+		Elf_Data *tail = elf_newdata(scn);
+
+		if (!tail)
+			return elfobj_error(w->path, NULL, "libelf: %s", elf_errmsg(-1));
+		shdr->sh_size += section->tail_size;
+		tail->d_buf = (void *)section->tail;
+		tail->d_size = section->tail_size;
+		tail->d_type = ELF_T_BYTE;
+		tail->d_align = 1;
+		tail->d_off = 0;
+		tail->d_version = EV_CURRENT;
+	}
 	return 0;
 }
 
