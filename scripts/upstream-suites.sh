@@ -80,8 +80,12 @@ maps_budget=${BPFSK_SUITES_MAPS_BUDGET:-3600}
 # map_tests/sk_storage_map.c and task_storage_map.c). At their defaults (4
 # threads x 4096 sockets with storage, 256 threads x 8192 lookups) one TCG
 # vCPU ran sk_storage_map for over 55 minutes without a line on either kernel
-# (2026-12-07); smaller sizes run the same code paths.
-maps_env=${BPFSK_SUITES_MAPS_ENV-BPF_SK_STORAGE_MAP_TEST_NR_THREADS=2 BPF_SK_STORAGE_MAP_TEST_SK_PER_THREAD=256 BPF_SK_STORAGE_MAP_TEST_RUNTIME_S=5 TASK_STORAGE_MAP_NR_THREAD=16 TASK_STORAGE_MAP_NR_LOOP=512}
+# (2026-12-07); smaller sizes run the same code paths. At 2 threads x 256
+# sockets and 5 s it still printed nothing for 20 minutes on either kernel
+# (2026-12-07, 10:15-10:38), so sk_storage_map runs its "basic" test only
+# (BPF_SK_STORAGE_MAP_TEST_NAME): its stress_free and stress_change are
+# excluded under TCG, on both kernels (kernel-patches/README.md).
+maps_env=${BPFSK_SUITES_MAPS_ENV-BPF_SK_STORAGE_MAP_TEST_NAME=basic BPF_SK_STORAGE_MAP_TEST_NR_THREADS=2 BPF_SK_STORAGE_MAP_TEST_SK_PER_THREAD=256 BPF_SK_STORAGE_MAP_TEST_RUNTIME_S=5 TASK_STORAGE_MAP_NR_THREAD=16 TASK_STORAGE_MAP_NR_LOOP=512}
 suite=test_verifier
 
 # test_verifier cases left out at bpf_jit_harden=2 (they run at 0): each
