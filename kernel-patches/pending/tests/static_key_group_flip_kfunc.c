@@ -2,9 +2,9 @@
 // refer to the group's anchor (an ld_imm64 of its fd), which no program is
 // bound to, and are loaded before the programs with the group's sites:
 // bpf_static_key_set_sync() (a sleepable syscall program) returns once
-// every member is set; bpf_static_key_set() (a syscall program that does
-// not sleep) queues the flip, which BPF_OBJ_GET_INFO_BY_FD on any member
-// applies before it reports. A group holds one queued request: of two
+// every member is set; bpf_static_key_set() (from a syscall program too,
+// sleepable as they all are) only queues the flip, which
+// BPF_OBJ_GET_INFO_BY_FD on any member applies before it reports. A group holds one queued request: of two
 // flips queued through two members, the later one wins. A member that
 // joins after the flips takes the group's state.
 //
@@ -29,7 +29,7 @@ int main(void)
 
 	anchor = group_anchor_create(false);
 	sync_flipper = flipper_load(anchor, set_sync, BPF_F_SLEEPABLE);
-	flipper = flipper_load(anchor, set, 0);
+	flipper = flipper_load(anchor, set, BPF_F_SLEEPABLE);
 	if (sync_flipper < 0 || flipper < 0) {
 		printf("FAIL: flipper load: %s\n%s", errname(sync_flipper < 0 ? sync_flipper : flipper),
 		       verifier_log);
@@ -39,7 +39,7 @@ int main(void)
 		keys[i] = group_member_create(anchor);
 		progs[i] = group_prog_load(i, keys[i]);
 	}
-	member_flipper = flipper_load(keys[1], set, 0);
+	member_flipper = flipper_load(keys[1], set, BPF_F_SLEEPABLE);
 	if (member_flipper < 0) {
 		printf("FAIL: member flipper load: %s\n%s", errname(member_flipper), verifier_log);
 		return 1;
