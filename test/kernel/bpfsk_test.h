@@ -703,4 +703,27 @@ static inline pthread_t start_pinned_or_die(int cpu, const char *what,
 }
 #endif /* _GNU_SOURCE */
 
+/* The value of @field in @fd's fdinfo, or -1 if it has no such line. */
+static inline long fdinfo_field(int fd, const char *field)
+{
+	char path[64], line[256];
+	size_t len = strlen(field);
+	long value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f) {
+		printf("FAIL: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, len) && line[len] == ':') {
+			value = strtol(line + len + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return value;
+}
+
 #endif /* BPFSK_TEST_H */

@@ -13,20 +13,11 @@
 static const char *fdinfo_prog_id(int fd)
 {
 	static char value[32];
-	char path[64], line[256];
-	FILE *f;
+	long id = fdinfo_field(fd, "static_key_prog_id");
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f) {
-		printf("FAIL: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-	snprintf(value, sizeof(value), "(no line)");
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "static_key_prog_id:\t%31s", value) == 1)
-			break;
-	fclose(f);
+	if (id < 0)
+		return "(no line)";
+	snprintf(value, sizeof(value), "%ld", id);
 	return value;
 }
 

@@ -138,29 +138,6 @@ static inline void group_show(const char *what, const int *keys, int nkeys, cons
 	printf("\n");
 }
 
-/* The value of @field in @fd's fdinfo, or -1 if it has no such line. */
-static inline long fdinfo_field(int fd, const char *field)
-{
-	char path[64], line[256];
-	size_t len = strlen(field);
-	long value = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f) {
-		printf("FAIL: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, len) && line[len] == ':') {
-			value = strtol(line + len + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return value;
-}
-
 /* BPF_PROG_TEST_RUN of the syscall program @prog with ctx { @on, 0 }: its r0 */
 static inline int group_flip_run(int prog, __u32 on)
 {
