@@ -15,7 +15,8 @@
 #    it opens) and bpf_testmod.ko (cached).
 # 2. For each kernel, an initramfs with scripts/qemu-init.c as /init,
 #    scripts/upstream-suites-guest.c as its one test, and in /suites
-#    test_verifier, test_maps, their BPF objects, bpf_testmod.ko and the
+#    test_verifier, test_maps, their BPF objects, bpf_testmod.ko, the
+#    kernel's .config (libbpf reads __kconfig externs from it) and the
 #    shared libraries they need; booted with
 #    kernel.unprivileged_bpf_disabled=0 and the loopback interface up, for
 #    test_verifier once per bpf_jit_harden level, then for test_maps once at
@@ -145,7 +146,7 @@ for variant in baseline patched; do
 	mkdir -p "$stage/tests" "$stage/suites"
 	cp "$work/init" "$stage/init"
 	cp "$work/guest" "$stage/tests/upstream-suites"
-	cp "$out/$suite" "$out/bpf_testmod.ko" "$out"/maps/* "$stage/suites/"
+	cp "$out/$suite" "$out/bpf_testmod.ko" "$out/config" "$out"/maps/* "$stage/suites/"
 	rm -f "$stage"/suites/stamp-*
 	copy_libraries "$out/$suite" "$stage"
 	copy_libraries "$out/maps/test_maps" "$stage"

@@ -18,6 +18,7 @@
 #include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static void die(const char *what)
@@ -62,14 +63,39 @@ static void set_sysctl(const char *path, int value)
 }
 
 /*
+ * libbpf resolves a program's __kconfig externs (test_maps'
+ * read_bpf_task_storage_busy reads CONFIG_PREEMPT) from
+ * /boot/config-<release> or /proc/config.gz. The suites kernels have no
+ * IKCONFIG, so the host puts the kernel's .config in /suites/config (when it
+ * does) and it is linked where libbpf looks.
+ */
+static void link_kernel_config(void)
+{
+	char path[sizeof(((struct utsname *)0)->release) + 16];
+	struct utsname uts;
+
+	if (access("/suites/config", R_OK))
+		return;
+	if (uname(&uts))
+		die("uname");
+	if (mkdir("/boot", 0755) && errno != EEXIST)
+		die("/boot");
+	snprintf(path, sizeof(path), "/boot/config-%s", uts.release);
+	if (symlink("/suites/config", path))
+		die(path);
+	printf("=== KCONFIG %s\n", path);
+}
+
+/*
  * Both suites: kernel.unprivileged_bpf_disabled=0 (else the verifier tests
  * skip their unprivileged half, the half that exercises the dead-code
- * sanitizing the series touches), net.core.bpf_jit_harden=HARDEN, and
- * /suites (the suite, its BPF objects and bpf_testmod.ko) as the working
- * directory.
+ * sanitizing the series touches), net.core.bpf_jit_harden=HARDEN, the
+ * kernel's config where libbpf reads it, and /suites (the suite, its BPF
+ * objects and bpf_testmod.ko) as the working directory.
  */
 static void enter_suites(int harden)
 {
+	link_kernel_config();
 	set_sysctl("/proc/sys/kernel/unprivileged_bpf_disabled", 0);
 	set_sysctl("/proc/sys/net/core/bpf_jit_harden", harden);
 	if (chdir("/suites"))
