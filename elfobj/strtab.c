@@ -58,38 +58,36 @@ static uint64_t *alloc_slots(size_t count)
 	return slots;
 }
 
-int elfobj_strtab_init(struct elfobj_strtab *table)
+/* Starts @table on @data (capacity bytes, owned by the table unless @fixed): "" at offset 0. */
+static int strtab_start(struct elfobj_strtab *table, char *data, size_t capacity, bool fixed)
 {
 	memset(table, 0, sizeof(*table));
-	table->capacity = 4096;
-	table->data = calloc(1, table->capacity);
+	table->data = data;
+	table->capacity = capacity;
+	table->fixed = fixed;
 	table->slot_count = 1024;
 	table->slots = alloc_slots(table->slot_count);
 	if (!table->data || !table->slots) {
 		elfobj_strtab_free(table);
 		return elfobj_error(NULL, NULL, "out of memory");
 	}
+	table->data[0] = '\0';
 	table->size = 1; /* offset 0 is the empty string */
 	return 0;
 }
 
+int elfobj_strtab_init(struct elfobj_strtab *table)
+{
+	return strtab_start(table, calloc(1, 4096), 4096, false);
+}
+
 int elfobj_strtab_init_in(struct elfobj_strtab *table, char *data, size_t capacity)
 {
-	memset(table, 0, sizeof(*table));
-	if (!capacity)
+	if (!capacity) {
+		memset(table, 0, sizeof(*table));
 		return elfobj_error(NULL, NULL, "internal error: no room for the string table");
-	table->data = data;
-	table->capacity = capacity;
-	table->fixed = true;
-	table->slot_count = 1024;
-	table->slots = alloc_slots(table->slot_count);
-	if (!table->slots) {
-		elfobj_strtab_free(table);
-		return elfobj_error(NULL, NULL, "out of memory");
 	}
-	table->data[0] = '\0';
-	table->size = 1;
-	return 0;
+	return strtab_start(table, data, capacity, true);
 }
 
 void elfobj_strtab_free(struct elfobj_strtab *table)
