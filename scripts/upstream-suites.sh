@@ -122,9 +122,8 @@ for h in $harden_levels; do
 	case "$h" in 0 | 1 | 2) ;; *) die "BPFSK_SUITES_HARDEN: '$h' is not 0, 1 or 2" ;; esac
 done
 for word in $maps_env; do
-	case "$word" in
-		[A-Za-z_]*=*) case "${word%%=*}" in *[!A-Za-z0-9_]*) die "BPFSK_SUITES_MAPS_ENV: '$word' is not NAME=VALUE" ;; esac ;;
-		*) die "BPFSK_SUITES_MAPS_ENV: '$word' is not NAME=VALUE" ;;
+	case "${word%%=*}" in
+		"$word" | "" | [0-9]* | *[!A-Za-z0-9_]*) die "BPFSK_SUITES_MAPS_ENV: '$word' is not NAME=VALUE" ;;
 	esac
 done
 
@@ -218,7 +217,7 @@ done
 pids=()
 for variant in baseline patched; do
 	log "$variant test_maps: booting"
-	boot test_maps "$variant" 0 "" "$maps_budget" "$(echo $maps_env)" &
+	boot test_maps "$variant" 0 "" "$maps_budget" "$maps_env" &
 	pids+=($!)
 	if [ ${#pids[@]} -ge "$boot_jobs" ]; then
 		wait "${pids[0]}"
