@@ -16,6 +16,8 @@
 #include "bpfkeys_format.h"
 #include "elfobj.h"
 
+struct btf_type;
+
 #define BPFKEYS_VERSION_STRING "0.1.0"
 
 /* ABI constants (instruction size, relocation types, map type and flags,
@@ -72,6 +74,7 @@ struct bk_key {
 	bool is_static_key; /* elfobj_map_is_static_key() */
 	size_t site_count;
 	size_t instance_count; /* computed by resolve */
+	size_t reference_count; /* programs that refer to it, computed by resolve */
 };
 
 /* The size of elfobj's struct elfobj_static_branch: bk_read_sites() turns each into a site in place. */
@@ -86,14 +89,29 @@ struct bk_site {
 };
 
 /*
- * One (key, program) pair and its sites: the unit a loader creates a map for.
- * 32-bit: bk_build_instances() refuses 4G keys, functions or instance sites.
+ * An ld_imm64 of a static key in code (`&key`), whose value
+ * bk_check_key_references() followed to the map argument of a static key
+ * kfunc and nowhere else.
  */
-struct bk_instance {
+struct bk_key_load {
+	uint64_t insn; /* the ld_imm64's first slot, index in the section */
+	uint32_t section;
+	uint32_t key; /* index in obj->keys */
+	uint32_t function; /* index in obj->functions */
+};
+
+/*
+ * One (key, program) pair and its run of members: for an instance (the unit
+ * a loader creates a map for) its sites, indices in obj->instance_sites; for
+ * a reference (the program passes `&key` to a kfunc) its key loads, indices
+ * in obj->reference_loads. 32-bit: bk_build_instances() refuses 4G keys,
+ * functions or members.
+ */
+struct bk_key_program {
 	uint32_t key;
 	uint32_t program; /* index in obj->functions */
-	uint32_t first_site; /* into obj->instance_sites */
-	uint32_t site_count;
+	uint32_t first;
+	uint32_t count;
 };
 
 struct bk_object {
@@ -119,10 +137,16 @@ struct bk_object {
 	size_t key_count;
 	struct bk_site *sites; /* sorted by (function, insn) after resolve */
 	size_t site_count;
-	struct bk_instance *instances; /* sorted by (key name, program name) */
+	struct bk_key_program *instances; /* sorted by (key name, program name) */
 	size_t instance_count;
 	uint32_t *instance_sites; /* indices into sites, per instance */
 	size_t instance_site_count;
+	struct bk_key_load *key_loads; /* sorted by (function, insn) */
+	size_t key_load_count;
+	struct bk_key_program *references; /* sorted by (key name, program name) */
+	size_t reference_count;
+	uint32_t *reference_loads; /* indices into key_loads, per reference */
+	size_t reference_load_count;
 	/* no two functions share a name, nor a function a key's or a section's
 	 * (bk_build_instances): .bpfkeys need not look function names up */
 	bool function_names_unique;
@@ -160,11 +184,20 @@ ssize_t bk_key_by_name(const struct bk_object *obj, const char *name);
 int bk_build_functions(struct bk_object *obj);
 int bk_build_callgraph(struct bk_object *obj);
 ssize_t bk_function_at(const struct bk_object *obj, size_t section, uint64_t insn);
+/* The DATASEC .ksyms that declares the object's kfuncs (NULL if none), and whether a symbol is one. */
+const struct btf_type *bk_find_ksyms(const struct bk_object *obj);
+bool bk_is_kfunc(const struct bk_object *obj, const struct btf_type *ksyms, const GElf_Sym *sym,
+		 const char *name);
 
 /* resolve.c */
 int bk_read_sites(struct bk_object *obj);
-int bk_check_key_references(struct bk_object *obj);
 int bk_build_instances(struct bk_object *obj);
+/* The programs that reach function f: how many, and the first in object order (for messages). */
+size_t bk_programs_reaching(const struct bk_object *obj, size_t f, const char **first);
+/* key_refs.c: ld_imm64s of keys, followed to the static key kfuncs */
+int bk_check_key_references(struct bk_object *obj);
+/* lower and libbpfkeys: an object whose programs flip keys cannot run on a stock kernel */
+int bk_refuse_references_on_stock(const struct bk_object *obj);
 /* everything above, in order: the model of a raw object */
 int bk_analyze(struct bk_object *obj);
 

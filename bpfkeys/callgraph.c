@@ -170,8 +170,8 @@ static int add_edge(struct bk_object *obj, size_t caller, size_t section, int64_
  * BTF is a FUNC in the DATASEC .ksyms (declared __ksym). Such a call stays
  * as it is, relocation included, for libbpf to resolve against the kernel.
  */
-static bool is_kfunc(const struct bk_object *obj, const struct btf_type *ksyms, const GElf_Sym *sym,
-		     const char *name)
+bool bk_is_kfunc(const struct bk_object *obj, const struct btf_type *ksyms, const GElf_Sym *sym,
+		 const char *name)
 {
 	const struct btf_var_secinfo *entry;
 
@@ -189,7 +189,7 @@ static bool is_kfunc(const struct bk_object *obj, const struct btf_type *ksyms, 
 }
 
 /* The DATASEC .ksyms that declares the object's kfuncs, NULL if it has none. */
-static const struct btf_type *find_ksyms(const struct bk_object *obj)
+const struct btf_type *bk_find_ksyms(const struct bk_object *obj)
 {
 	int id;
 
@@ -199,7 +199,7 @@ static const struct btf_type *find_ksyms(const struct bk_object *obj)
 	return id > 0 ? btf__type_by_id(obj->btf, id) : NULL;
 }
 
-/* ksyms: find_ksyms(obj), looked up once for all functions */
+/* ksyms: bk_find_ksyms(obj), looked up once for all functions */
 static int scan_function(struct bk_object *obj, size_t index, const struct btf_type *ksyms)
 {
 	struct bk_function *fn = &obj->functions[index];
@@ -231,7 +231,8 @@ static int scan_function(struct bk_object *obj, size_t index, const struct btf_t
 			const GElf_Sym *sym = &obj->symbols[GELF_R_SYM(rel->r_info)];
 
 			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
-			    is_kfunc(obj, ksyms, sym, obj->symbol_names[GELF_R_SYM(rel->r_info)]))
+			    bk_is_kfunc(obj, ksyms, sym,
+					obj->symbol_names[GELF_R_SYM(rel->r_info)]))
 				continue;
 			if (GELF_R_TYPE(rel->r_info) == ELFOBJ_R_BPF_64_32 &&
 			    sym->st_shndx == SHN_UNDEF) {
@@ -312,7 +313,7 @@ static int scan_function(struct bk_object *obj, size_t index, const struct btf_t
 
 int bk_build_callgraph(struct bk_object *obj)
 {
-	const struct btf_type *ksyms = find_ksyms(obj);
+	const struct btf_type *ksyms = bk_find_ksyms(obj);
 
 	/* callee indices and their count are 32 bits: bk_read_sites() comes after */
 	if (obj->function_count >= UINT32_MAX) {

@@ -3,6 +3,7 @@
  * The .bpfkeys section (abi.md section 5, bpfkeys_format.h): built from a
  * resolved model, and parsed back with every offset and index checked.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,10 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	struct bpfkeys_key *keys = NULL;
 	struct bpfkeys_instance *insts = NULL;
 	struct bpfkeys_site *sites = NULL;
+	struct bpfkeys_reference *refs = NULL;
+	struct bpfkeys_reference_insn *ref_insns = NULL;
+	/* version 3 only when a program refers to a key: else byte for byte version 2 */
+	bool v3 = obj->reference_count > 0;
 	size_t key_count = 0, *key_index = bk_xcalloc(obj->key_count, sizeof(size_t));
 	const uint32_t *inst_sites = obj->instance_sites;
 	const struct bk_site *obj_sites = obj->sites;
@@ -121,9 +126,10 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		if (obj->keys[i].is_static_key)
 			key_index[i] = key_count++;
 	if (key_count > UINT32_MAX || obj->instance_count > UINT32_MAX ||
-	    obj->instance_site_count > UINT32_MAX / sizeof(struct bpfkeys_site)) {
-		bk_error(obj, "too many keys, instances or sites for format version %d",
-			 BPFKEYS_FORMAT_VERSION);
+	    obj->instance_site_count > UINT32_MAX / sizeof(struct bpfkeys_site) ||
+	    obj->reference_load_count > UINT32_MAX / sizeof(struct bpfkeys_reference_insn)) {
+		bk_error(obj, "too many keys, instances, sites or references for format version %d",
+			 v3 ? BPFKEYS_FORMAT_VERSION_REFERENCES : BPFKEYS_FORMAT_VERSION);
 		goto out;
 	}
 	if (string_bytes(obj, &name_bytes))
@@ -134,20 +140,30 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	 * table is written where it goes, not built apart and copied.
 	 */
 	hdr.magic = BPFKEYS_MAGIC;
-	hdr.version = BPFKEYS_FORMAT_VERSION;
-	hdr.header_size = sizeof(hdr);
+	hdr.version = v3 ? BPFKEYS_FORMAT_VERSION_REFERENCES : BPFKEYS_FORMAT_VERSION;
+	hdr.header_size = v3 ? BPFKEYS_HEADER_SIZE_V3 : BPFKEYS_HEADER_SIZE_V2;
 	hdr.key_size = sizeof(*keys);
 	hdr.instance_size = sizeof(*insts);
 	hdr.site_size = sizeof(*sites);
 	hdr.key_count = (uint32_t)key_count;
 	hdr.instance_count = (uint32_t)obj->instance_count;
 	hdr.site_count = (uint32_t)obj->instance_site_count;
-	hdr.key_offset = sizeof(hdr);
+	hdr.key_offset = hdr.header_size;
 	total = hdr.key_offset + (uint64_t)key_count * sizeof(*keys);
 	hdr.instance_offset = (uint32_t)total;
 	total += (uint64_t)obj->instance_count * sizeof(*insts);
 	hdr.site_offset = (uint32_t)total;
 	total += (uint64_t)obj->instance_site_count * sizeof(*sites);
+	if (v3) {
+		hdr.reference_size = sizeof(*refs);
+		hdr.reference_insn_size = sizeof(*ref_insns);
+		hdr.reference_count = (uint32_t)obj->reference_count;
+		hdr.reference_insn_count = (uint32_t)obj->reference_load_count;
+		hdr.reference_offset = (uint32_t)total;
+		total += (uint64_t)obj->reference_count * sizeof(*refs);
+		hdr.reference_insn_offset = (uint32_t)total;
+		total += (uint64_t)obj->reference_load_count * sizeof(*ref_insns);
+	}
 	hdr.string_offset = (uint32_t)total;
 	if (total > UINT32_MAX) { /* the tables alone */
 		bk_error(obj, "section '%s' would exceed 4 GiB", BPFKEYS_SECTION);
@@ -158,6 +174,8 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	keys = (struct bpfkeys_key *)(buf + hdr.key_offset);
 	insts = (struct bpfkeys_instance *)(buf + hdr.instance_offset);
 	sites = (struct bpfkeys_site *)(buf + hdr.site_offset);
+	refs = (struct bpfkeys_reference *)(buf + hdr.reference_offset);
+	ref_insns = (struct bpfkeys_reference_insn *)(buf + hdr.reference_insn_offset);
 	if (elfobj_strtab_init_in(&names.st, (char *)buf + total, name_bytes))
 		exit(1);
 	names.name_offset = bk_populated(bk_xcalloc(obj->function_count + 1, sizeof(uint32_t)),
@@ -177,12 +195,13 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 			continue;
 		out_key = &keys[key_index[i]];
 		out_key->name = strtab_add(&names.st, key->name);
-		out_key->flags = key->map_extra & BPF_F_STATIC_KEY_ON ? BPFKEYS_KEY_ON : 0;
+		out_key->flags = (key->map_extra & BPF_F_STATIC_KEY_ON ? BPFKEYS_KEY_ON : 0) |
+				 (key->reference_count ? BPFKEYS_KEY_REFERRED : 0);
 		out_key->first_instance = 0;
 		out_key->instance_count = 0;
 	}
 	for (size_t i = 0; i < obj->instance_count; i++) {
-		const struct bk_instance *inst = &obj->instances[i];
+		const struct bk_key_program *inst = &obj->instances[i];
 		struct bpfkeys_key *out_key = &keys[key_index[inst->key]];
 
 		if (i + PREFETCH_AHEAD < obj->instance_count)
@@ -197,10 +216,10 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		insts[i].program = names.name_offset[inst->program];
 		insts[i].program_section =
 			names.section_name[obj->functions[inst->program].section];
-		insts[i].flags = out_key->flags;
-		insts[i].first_site = (uint32_t)inst->first_site;
-		insts[i].site_count = (uint32_t)inst->site_count;
-		for (size_t s = inst->first_site; s < inst->first_site + inst->site_count; s++) {
+		insts[i].flags = out_key->flags & BPFKEYS_KEY_ON;
+		insts[i].first_site = inst->first;
+		insts[i].site_count = inst->count;
+		for (size_t s = inst->first; s < inst->first + inst->count; s++) {
 			const struct bk_site *site = &obj_sites[inst_sites[s]];
 			const struct bk_function *fn = &obj->functions[site->function];
 
@@ -224,13 +243,34 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 		}
 	}
 
+	for (size_t i = 0; i < obj->reference_count; i++) {
+		const struct bk_key_program *ref = &obj->references[i];
+
+		refs[i].key = (uint32_t)key_index[ref->key];
+		add_function_names(&names, obj, ref->program);
+		refs[i].program = names.name_offset[ref->program];
+		refs[i].program_section = names.section_name[obj->functions[ref->program].section];
+		refs[i].first_insn = ref->first;
+		refs[i].insn_count = ref->count;
+		for (size_t l = ref->first; l < ref->first + ref->count; l++) {
+			const struct bk_key_load *load = &obj->key_loads[obj->reference_loads[l]];
+			const struct bk_function *fn = &obj->functions[load->function];
+
+			add_function_names(&names, obj, load->function);
+			ref_insns[l].function = names.name_offset[load->function];
+			ref_insns[l].section = names.section_name[fn->section];
+			ref_insns[l].function_start = (uint32_t)fn->start;
+			ref_insns[l].insn = (uint32_t)(load->insn - fn->start);
+		}
+	}
+
 	hdr.string_size = (uint32_t)names.st.size;
 	total += names.st.size;
 	if (total > UINT32_MAX) {
 		bk_error(obj, "section '%s' would exceed 4 GiB", BPFKEYS_SECTION);
 		goto out;
 	}
-	memcpy(buf, &hdr, sizeof(hdr));
+	memcpy(buf, &hdr, hdr.header_size);
 	*out = bk_xrealloc(buf, total, 1); /* less than reserved, unless names repeat */
 	*out_size = total;
 	buf = NULL;
@@ -244,6 +284,10 @@ out:
 	return err;
 }
 
+_Static_assert(sizeof(struct bpfkeys_header) == BPFKEYS_HEADER_SIZE_V3 &&
+		       offsetof(struct bpfkeys_header, reference_size) == BPFKEYS_HEADER_SIZE_V2,
+	       "a version-2 header is the first 48 bytes of a version-3 one");
+
 static bool table_ok(uint64_t size, uint32_t offset, uint32_t count, uint16_t entry, uint16_t min)
 {
 	return entry >= min && offset <= size && (uint64_t)count * entry <= size - offset;
@@ -253,15 +297,15 @@ static bool table_ok(uint64_t size, uint32_t offset, uint32_t count, uint16_t en
 int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t size,
 		    struct bk_format_view *view)
 {
-	struct bpfkeys_header hdr;
+	struct bpfkeys_header hdr = { 0 };
 	const char *what = NULL;
 
 	memset(view, 0, sizeof(*view));
-	if (size < sizeof(hdr)) {
+	if (size < BPFKEYS_HEADER_SIZE_V2) {
 		bk_error(obj, "section '%s': truncated header", BPFKEYS_SECTION);
 		return -1;
 	}
-	memcpy(&hdr, data, sizeof(hdr));
+	memcpy(&hdr, data, size < sizeof(hdr) ? size : sizeof(hdr));
 	if (hdr.magic != BPFKEYS_MAGIC) {
 		bk_error(obj, "section '%s': bad magic 0x%08x", BPFKEYS_SECTION, hdr.magic);
 		return -1;
@@ -274,12 +318,17 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 			 BPFKEYS_SECTION, hdr.version);
 		return -1;
 	}
-	if (hdr.version != BPFKEYS_FORMAT_VERSION) {
-		bk_error(obj, "section '%s': format version %u, this bpfkeys reads version %d",
-			 BPFKEYS_SECTION, hdr.version, BPFKEYS_FORMAT_VERSION);
+	if (hdr.version != BPFKEYS_FORMAT_VERSION &&
+	    hdr.version != BPFKEYS_FORMAT_VERSION_REFERENCES) {
+		bk_error(obj,
+			 "section '%s': format version %u, this bpfkeys reads versions %d and %d",
+			 BPFKEYS_SECTION, hdr.version, BPFKEYS_FORMAT_VERSION,
+			 BPFKEYS_FORMAT_VERSION_REFERENCES);
 		return -1;
 	}
-	if (hdr.header_size < sizeof(hdr) || hdr.header_size > size)
+	if (hdr.header_size > size ||
+	    hdr.header_size < (hdr.version == BPFKEYS_FORMAT_VERSION ? BPFKEYS_HEADER_SIZE_V2
+								     : BPFKEYS_HEADER_SIZE_V3))
 		what = "header size";
 	else if (!table_ok(size, hdr.key_offset, hdr.key_count, hdr.key_size,
 			   sizeof(struct bpfkeys_key)))
@@ -290,6 +339,12 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 	else if (!table_ok(size, hdr.site_offset, hdr.site_count, hdr.site_size,
 			   sizeof(struct bpfkeys_site)))
 		what = "site table";
+	else if (hdr.version == BPFKEYS_FORMAT_VERSION_REFERENCES &&
+		 (!table_ok(size, hdr.reference_offset, hdr.reference_count, hdr.reference_size,
+			    sizeof(struct bpfkeys_reference)) ||
+		  !table_ok(size, hdr.reference_insn_offset, hdr.reference_insn_count,
+			    hdr.reference_insn_size, sizeof(struct bpfkeys_reference_insn))))
+		what = "reference table";
 	else if (!table_ok(size, hdr.string_offset, hdr.string_size, 1, 1) ||
 		 hdr.string_size == 0 || data[hdr.string_offset + hdr.string_size - 1] != '\0')
 		what = "string table";
@@ -302,6 +357,14 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 	view->key_count = hdr.key_count;
 	view->instance_count = hdr.instance_count;
 	view->site_count = hdr.site_count;
+	view->version = hdr.version;
+	if (hdr.version == BPFKEYS_FORMAT_VERSION) /* a version-2 header ends before them */
+		hdr.reference_count = hdr.reference_insn_count = 0;
+	view->reference_count = hdr.reference_count;
+	view->reference_insn_count = hdr.reference_insn_count;
+	view->references = bk_xcalloc(hdr.reference_count, sizeof(*view->references));
+	view->reference_insns =
+		bk_xcalloc(hdr.reference_insn_count, sizeof(*view->reference_insns));
 	view->keys = bk_xcalloc(hdr.key_count, sizeof(*view->keys));
 	view->instances = bk_xcalloc(hdr.instance_count, sizeof(*view->instances));
 	view->sites = bk_xcalloc(hdr.site_count, sizeof(*view->sites));
@@ -332,6 +395,25 @@ int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t siz
 		if (s->function >= hdr.string_size || s->section >= hdr.string_size)
 			what = "site entry";
 	}
+	for (uint32_t i = 0; !what && i < hdr.reference_count; i++) {
+		struct bpfkeys_reference *r = &view->references[i];
+
+		memcpy(r, data + hdr.reference_offset + (uint64_t)i * hdr.reference_size,
+		       sizeof(*r));
+		if (r->key >= hdr.key_count || r->program >= hdr.string_size ||
+		    r->program_section >= hdr.string_size ||
+		    r->first_insn > hdr.reference_insn_count ||
+		    r->insn_count > hdr.reference_insn_count - r->first_insn)
+			what = "reference entry";
+	}
+	for (uint32_t i = 0; !what && i < hdr.reference_insn_count; i++) {
+		struct bpfkeys_reference_insn *ri = &view->reference_insns[i];
+
+		memcpy(ri, data + hdr.reference_insn_offset + (uint64_t)i * hdr.reference_insn_size,
+		       sizeof(*ri));
+		if (ri->function >= hdr.string_size || ri->section >= hdr.string_size)
+			what = "reference instruction entry";
+	}
 	if (what) {
 		bk_error(obj, "section '%s': bad %s", BPFKEYS_SECTION, what);
 		bk_format_view_free(view);
@@ -345,5 +427,7 @@ void bk_format_view_free(struct bk_format_view *view)
 	free(view->keys);
 	free(view->instances);
 	free(view->sites);
+	free(view->references);
+	free(view->reference_insns);
 	memset(view, 0, sizeof(*view));
 }

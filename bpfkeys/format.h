@@ -14,6 +14,11 @@ struct bk_format_view {
 	struct bpfkeys_instance *instances;
 	struct bpfkeys_site *sites;
 	uint32_t key_count, instance_count, site_count;
+	uint16_t version;
+	/* version 3: the programs that refer to keys (none in version 2) */
+	struct bpfkeys_reference *references;
+	struct bpfkeys_reference_insn *reference_insns;
+	uint32_t reference_count, reference_insn_count;
 };
 
 int bk_format_parse(const struct bk_object *obj, const uint8_t *data, size_t size,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * libFuzzer target for the reader: any bytes go through the ELF/BTF reader,
- * the analysis (callgraph, sites, validation, instances), the .bpfkeys
+ * the analysis (callgraph, sites, validation, key references, instances), the .bpfkeys
  * builder and parser. Errors are fine; crashes, leaks and UB are not.
  * Built by test/bpfkeys/fuzz-smoke.sh with clang-22 -fsanitize=fuzzer,address,undefined.
  */
@@ -68,7 +68,9 @@ static void roundtrip_resolved(struct bk_object *obj)
 				    &view) != 0)
 			unreadable_output("resolved.o", bytes, size, false);
 		if (view.instance_count != obj->instance_count ||
-		    view.site_count != obj->instance_site_count)
+		    view.site_count != obj->instance_site_count ||
+		    view.reference_count != obj->reference_count ||
+		    view.reference_insn_count != obj->reference_load_count)
 			unreadable_output("resolved.o", bytes, size, false);
 		bk_format_view_free(&view);
 		bk_object_free(&again);

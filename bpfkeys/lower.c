@@ -175,7 +175,8 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 	uint8_t *btf_buf = NULL;
 	size_t btf_size = 0;
 	bool maps_empty = false;
-	int errors = 0;
+	/* a program that flips a key calls kfuncs a stock kernel does not have */
+	int errors = bk_refuse_references_on_stock(obj) ? 1 : 0;
 
 	for (size_t k = 0; k < obj->key_count; k++)
 		on[k] = obj->keys[k].map_extra & BPF_F_STATIC_KEY_ON;

@@ -46,15 +46,19 @@ static void usage(FILE *f)
 		"           that reaches a site of the key, with its sites as (function,\n"
 		"           instruction index within the function). Instructions are\n"
 		"           not changed; .static_keys and .rel.static_keys are dropped.\n"
+		"           `&key` passed to bpf_static_key_set() or _set_sync() is\n"
+		"           recorded as a reference of each program reaching it (format\n"
+		"           version 3); any other use of a key as a value is an error.\n"
 		"  lower    fix every static branch at its key's initial state (or --set):\n"
 		"           not taken, it is deleted; taken, it becomes one ja (or nothing);\n"
 		"           the code no path reaches any more is deleted and everything\n"
 		"           that names instruction positions follows (DWARF is dropped\n"
 		"           when code was deleted; BTF line info stays). The static-key\n"
 		"           sections and key maps go, so the object loads on a stock\n"
-		"           kernel with a stock libbpf.\n"
-		"  list     print keys, initial states, instances and sites of a raw or\n"
-		"           resolved object (--json for JSON).\n"
+		"           kernel with a stock libbpf. An object whose programs flip a\n"
+		"           key from BPF is refused: stock kernels have no such kfuncs.\n"
+		"  list     print keys, initial states, instances, sites and the programs\n"
+		"           that flip each key, of a raw or resolved object (--json for JSON).\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   output object (written atomically)\n"
@@ -139,8 +143,9 @@ int main(int argc, char **argv)
 			rc = 0;
 			goto out;
 		case 'V':
-			printf("bpfkeys %s (.bpfkeys format version %d)\n", BPFKEYS_VERSION_STRING,
-			       BPFKEYS_FORMAT_VERSION);
+			printf("bpfkeys %s (.bpfkeys format version %d, %d with references)\n",
+			       BPFKEYS_VERSION_STRING, BPFKEYS_FORMAT_VERSION,
+			       BPFKEYS_FORMAT_VERSION_REFERENCES);
 			rc = 0;
 			goto out;
 		default: /* getopt_long has named the option */

@@ -173,6 +173,9 @@ void bk_object_free(struct bk_object *obj)
 	free(obj->sites);
 	free(obj->instances);
 	free(obj->instance_sites);
+	free(obj->key_loads);
+	free(obj->references);
+	free(obj->reference_loads);
 	elfobj_close(&obj->file);
 	memset(obj, 0, sizeof(*obj));
 }

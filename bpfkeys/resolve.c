@@ -164,7 +164,7 @@ int bk_read_sites(struct bk_object *obj)
  * The call-graph walk from one program: every function it reaches (the
  * program first), each once, depth first. The functions a program loads are
  * these; bk_build_instances() walks every program so, and an error message
- * of bk_check_key_references() asks the same of the programs that reach one
+ * of bk_check_key_references() (key_refs.c) asks the same of the programs that reach one
  * function. seen[] marks a function with the walk's stamp, so that one array
  * serves a walk per program without being cleared between them.
  */
@@ -221,7 +221,7 @@ static int64_t reach_next(const struct bk_object *obj, struct reach_walk *walk)
  * The programs that reach function f (f itself if it is one): the first in
  * object order, and how many. Only for an error message: a walk per program.
  */
-static size_t programs_reaching(const struct bk_object *obj, size_t f, const char **first)
+size_t bk_programs_reaching(const struct bk_object *obj, size_t f, const char **first)
 {
 	struct reach_walk walk;
 	size_t count = 0;
@@ -241,84 +241,6 @@ static size_t programs_reaching(const struct bk_object *obj, size_t f, const cha
 	}
 	reach_free(&walk);
 	return count;
-}
-
-/*
- * An ld_imm64 of a key in code: since kernel patch 0013 the kernel takes one
- * as the map argument of the static key kfuncs, but a key has one instance
- * per program that uses it (abi.md section 5), so what `&key` names in BPF C
- * (this program's instance, or every instance) is not decided: refused.
- */
-static void key_passed_as_value(struct bk_object *obj, size_t section, uint64_t offset,
-				const char *key)
-{
-	const char *name = obj->sections[section].name;
-	ssize_t f = bk_function_at(obj, section, offset / ELFOBJ_INSN_SIZE);
-	const char *program;
-	size_t programs;
-
-	if (f < 0) {
-		bk_error(obj,
-			 "section '%s', offset 0x%llx: code outside any function passes static "
-			 "key '%s' as a value: flipping a key from BPF C is not supported yet "
-			 "(docs/abi.md 6.1)",
-			 name, (unsigned long long)offset, key);
-		return;
-	}
-	if (obj->functions[f].is_program) {
-		bk_error(obj,
-			 "section '%s', offset 0x%llx: program '%s' passes static key '%s' as a "
-			 "value: flipping a key from BPF C is not supported yet (docs/abi.md 6.1)",
-			 name, (unsigned long long)offset, obj->functions[f].name, key);
-		return;
-	}
-	programs = programs_reaching(obj, (size_t)f, &program);
-	bk_error(obj,
-		 "section '%s', offset 0x%llx: function '%s' (%s%s%s%s) passes static key '%s' "
-		 "as a value: flipping a key from BPF C is not supported yet (docs/abi.md 6.1)",
-		 name, (unsigned long long)offset, obj->functions[f].name,
-		 programs ? "called from program '" : "no program calls it",
-		 programs ? program : "", programs ? "'" : "", programs > 1 ? " and others" : "",
-		 key);
-}
-
-/*
- * BPF code cannot use a static key as a map (abi.md section 4), and passing
- * one as a value is not supported yet: no relocation from code or .maps.
- */
-int bk_check_key_references(struct bk_object *obj)
-{
-	int errors = 0;
-
-	for (size_t s = 1; s < obj->section_count; s++) {
-		const struct bk_section *sec = &obj->sections[s];
-
-		if (!sec->exec && s != obj->maps_section)
-			continue;
-		for (size_t r = 0; r < sec->rel_count; r++) {
-			ssize_t k = bk_key_by_symbol(obj, GELF_R_SYM(sec->rels[r].r_info));
-			uint64_t offset = sec->rels[r].r_offset;
-			ssize_t f;
-
-			if (k < 0 || !obj->keys[k].is_static_key)
-				continue;
-			errors++;
-			if (sec->exec && offset % ELFOBJ_INSN_SIZE == 0 &&
-			    offset + 2 * ELFOBJ_INSN_SIZE <= sec->shdr.sh_size &&
-			    sec->data[offset] == ELFOBJ_LD_IMM64_CODE) {
-				key_passed_as_value(obj, s, offset, obj->keys[k].name);
-				continue;
-			}
-			f = sec->exec ? bk_function_at(obj, s, offset / ELFOBJ_INSN_SIZE) : -1;
-			bk_error(obj,
-				 "key '%s' is referenced from section '%s', offset 0x%llx%s%s%s: a "
-				 "static key is not a map BPF code can use",
-				 obj->keys[k].name, sec->name, (unsigned long long)offset,
-				 f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
-				 f >= 0 ? "')" : "");
-		}
-	}
-	return errors ? -1 : 0;
 }
 
 /* Indices fit 32 bits: bk_build_instances() refuses more functions or sites. */
@@ -516,24 +438,89 @@ static uint32_t *programs_by_name(struct bk_object *obj, size_t *count)
 
 #define WALK_AHEAD 16
 
+/*
+ * Sorted (key, program rank, member) triples -> one (key, program) pair per
+ * run, with its members in order: instances and their sites, references and
+ * their key loads. Counted first, then filled.
+ */
+static void group_triples(const struct triple *triples, size_t count, const uint32_t *programs,
+			  struct bk_key_program **pairs, size_t *pair_count, uint32_t **members)
+{
+	size_t n = 0;
+
+	*members = bk_populated(bk_xmalloc(count, sizeof(**members)), count, sizeof(**members));
+	for (size_t t = 0; t < count; t++)
+		n += !t || triples[t].key != triples[t - 1].key ||
+		     triples[t].program_rank != triples[t - 1].program_rank;
+	*pairs = bk_populated(bk_xcalloc(n + 1, sizeof(**pairs)), n, sizeof(**pairs));
+	*pair_count = 0;
+	for (size_t t = 0; t < count; t++) {
+		struct bk_key_program *pair = *pair_count ? &(*pairs)[*pair_count - 1] : NULL;
+
+		if (!pair || pair->key != triples[t].key ||
+		    pair->program != programs[triples[t].program_rank]) {
+			pair = &(*pairs)[(*pair_count)++];
+			pair->key = triples[t].key;
+			pair->program = programs[triples[t].program_rank];
+			pair->first = (uint32_t)t;
+		}
+		pair->count++;
+		(*members)[t] = triples[t].site;
+	}
+}
+
+/*
+ * Where each function's key loads start: the loads of f are
+ * [start[f], start[f + 1]) of obj->key_loads (sorted by function). NULL when
+ * there are none: most objects pay nothing.
+ */
+static uint32_t *key_load_starts(const struct bk_object *obj)
+{
+	uint32_t *start;
+
+	if (!obj->key_load_count)
+		return NULL;
+	start = bk_xcalloc(obj->function_count + 1, sizeof(*start));
+	for (size_t l = 0; l < obj->key_load_count; l++)
+		start[obj->key_loads[l].function + 1]++;
+	for (size_t f = 0; f < obj->function_count; f++)
+		start[f + 1] += start[f];
+	return start;
+}
+
+/* The key loads of function f, reached by the program of rank r: (key, r, load) triples. */
+static void add_load_triples(const struct bk_object *obj, const uint32_t *load_start, size_t f,
+			     uint32_t r, struct triple **triples, size_t *count, size_t *cap)
+{
+	for (size_t l = load_start[f]; l < load_start[f + 1]; l++) {
+		if (*count == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			*triples = bk_xrealloc(*triples, *cap, sizeof(**triples));
+		}
+		(*triples)[(*count)++] = (struct triple){ obj->key_loads[l].key, r, (uint32_t)l };
+	}
+}
+
 int bk_build_instances(struct bk_object *obj)
 {
 	uint32_t *programs;
 	struct reach_walk walk;
 	size_t program_count = 0;
 	bool *reached;
-	struct triple *triples = NULL;
-	size_t triple_count = 0, triple_cap = 0;
+	struct triple *triples = NULL, *load_triples = NULL;
+	uint32_t *load_start;
+	size_t triple_count = 0, triple_cap = 0, load_triple_count = 0, load_triple_cap = 0;
 	int err = -1;
 
 	if (obj->function_count >= UINT32_MAX || obj->site_count >= UINT32_MAX ||
-	    obj->key_count >= UINT32_MAX) {
-		bk_error(obj, "too many functions, sites or keys (4G)");
+	    obj->key_count >= UINT32_MAX || obj->key_load_count >= UINT32_MAX) {
+		bk_error(obj, "too many functions, sites, keys or key loads (4G)");
 		return -1;
 	}
 	programs = programs_by_name(obj, &program_count);
 	if (!programs)
 		return -1;
+	load_start = key_load_starts(obj);
 	reach_init(&walk, obj);
 	reached = bk_populated(bk_xcalloc(obj->function_count + 1, sizeof(bool)),
 			       obj->function_count, sizeof(bool));
@@ -559,6 +546,15 @@ int bk_build_instances(struct bk_object *obj)
 			const struct bk_function *fn = &obj->functions[f];
 
 			reached[f] = true;
+			if (load_start) {
+				if (load_triple_count + obj->key_load_count > UINT32_MAX) {
+					bk_error(obj, "too many key references (4G)");
+					goto out;
+				}
+				add_load_triples(obj, load_start, (size_t)f, (uint32_t)r,
+						 &load_triples, &load_triple_count,
+						 &load_triple_cap);
+			}
 			for (size_t s = fn->first_site; s < fn->first_site + fn->site_count; s++) {
 				if (triple_count == triple_cap) {
 					if (triple_count == UINT32_MAX) {
@@ -590,33 +586,18 @@ int bk_build_instances(struct bk_object *obj)
 	}
 	if (triple_count)
 		triples = sort_triples(triples, triple_count, obj->key_count);
-
-	obj->instance_sites = bk_populated(bk_xmalloc(triple_count, sizeof(*obj->instance_sites)),
-					   triple_count, sizeof(*obj->instance_sites));
+	group_triples(triples, triple_count, programs, &obj->instances, &obj->instance_count,
+		      &obj->instance_sites);
 	obj->instance_site_count = triple_count;
-	/* counted first: one per (key, program) run of the sorted triples */
-	size_t instance_count = 0;
-
-	for (size_t t = 0; t < triple_count; t++)
-		instance_count += !t || triples[t].key != triples[t - 1].key ||
-				  triples[t].program_rank != triples[t - 1].program_rank;
-	obj->instances = bk_populated(bk_xcalloc(instance_count + 1, sizeof(*obj->instances)),
-				      instance_count, sizeof(*obj->instances));
-	for (size_t t = 0; t < triple_count; t++) {
-		struct bk_instance *inst =
-			obj->instance_count ? &obj->instances[obj->instance_count - 1] : NULL;
-
-		if (!inst || inst->key != triples[t].key ||
-		    inst->program != programs[triples[t].program_rank]) {
-			inst = &obj->instances[obj->instance_count++];
-			inst->key = triples[t].key;
-			inst->program = programs[triples[t].program_rank];
-			inst->first_site = (uint32_t)t;
-			obj->keys[inst->key].instance_count++;
-		}
-		inst->site_count++;
-		obj->instance_sites[t] = triples[t].site;
-	}
+	for (size_t i = 0; i < obj->instance_count; i++)
+		obj->keys[obj->instances[i].key].instance_count++;
+	if (load_triple_count)
+		load_triples = sort_triples(load_triples, load_triple_count, obj->key_count);
+	group_triples(load_triples, load_triple_count, programs, &obj->references,
+		      &obj->reference_count, &obj->reference_loads);
+	obj->reference_load_count = load_triple_count;
+	for (size_t i = 0; i < obj->reference_count; i++)
+		obj->keys[obj->references[i].key].reference_count++;
 
 	for (size_t i = 0; i < obj->key_count; i++) {
 		const struct bk_key *key = &obj->keys[i];
@@ -624,8 +605,8 @@ int bk_build_instances(struct bk_object *obj)
 		if (!key->is_static_key)
 			continue;
 		if (!key->site_count)
-			bk_warn(obj, "key '%s' is unused: no .static_keys entry names it",
-				key->name);
+			bk_warn(obj, "key '%s' is %sunused: no .static_keys entry names it",
+				key->name, key->reference_count ? "flipped from BPF but " : "");
 		else if (!key->instance_count)
 			bk_warn(obj, "key '%s' is unused: no program reaches its %zu site(s)",
 				key->name, key->site_count);
@@ -638,9 +619,19 @@ int bk_build_instances(struct bk_object *obj)
 				obj->functions[i].name,
 				obj->sections[obj->functions[i].section].name,
 				obj->functions[i].site_count);
+	for (size_t l = 0; l < obj->key_load_count; l++)
+		if (!reached[obj->key_loads[l].function])
+			bk_warn(obj,
+				"function '%s' (section '%s') refers to static key '%s' but no "
+				"program calls it",
+				obj->functions[obj->key_loads[l].function].name,
+				obj->sections[obj->key_loads[l].section].name,
+				obj->keys[obj->key_loads[l].key].name);
 	err = 0;
 out:
 	free(triples);
+	free(load_triples);
+	free(load_start);
 	free(programs);
 	reach_free(&walk);
 	free(reached);

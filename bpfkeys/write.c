@@ -4,8 +4,9 @@
  * (sections dropped or replaced, symbols dropped, sections added). Section
  * and symbol indices are renumbered everywhere they appear (symbols,
  * sh_link/sh_info, relocations); relocations against dropped symbols go with
- * them (only debug info can still name a removed key: code cannot, see
- * bk_check_key_references). .llvm_addrsig holds symbol indices and is
+ * them (only debug info, or `&key` in a function no program calls, can still
+ * name a removed key: see bk_check_key_references and lower's refusal of
+ * references). .llvm_addrsig holds symbol indices and is
  * dropped when symbols are. elfobj's output writer puts the file at -o.
  */
 #include <stdlib.h>

@@ -176,7 +176,7 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 	if (err || !obj->loaded)
 		goto commit_states;
 	for (size_t i = 0; i < obj->bk.instance_count; i++) {
-		const struct bk_instance *in = &obj->bk.instances[i];
+		const struct bk_key_program *in = &obj->bk.instances[i];
 		ssize_t p;
 
 		if (new_on[in->key] == obj->on[in->key])

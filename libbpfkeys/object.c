@@ -90,6 +90,13 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 		err = bpfkeys_error(obj, EINVAL, "static keys do not resolve (see above)");
 		goto fail;
 	}
+	if (bk_refuse_references_on_stock(&obj->bk)) {
+		err = bpfkeys_error(
+			obj, EOPNOTSUPP,
+			"programs flip static keys from BPF (see above): that needs the "
+			"patched kernel");
+		goto fail;
+	}
 	for (size_t k = 0; k < obj->bk.key_count; k++)
 		static_keys += obj->bk.keys[k].is_static_key;
 	if (!static_keys) {

@@ -136,4 +136,24 @@ l_yes:
 #define bpf_static_branch_likely(KEY)				\
 	__builtin_expect(!__bpf_static_branch_goto_when_off(KEY), 1)
 
+/*
+ * Flipping a key from BPF (the patched kernel's kfuncs, docs/abi.md 6.1):
+ *
+ *	bpf_static_key_set(&debug_key, 1);	queued, any program and context:
+ *						a workqueue applies it soon
+ *	bpf_static_key_set_sync(&debug_key, 1);	sleepable programs only: returns
+ *						once every site is rewritten
+ *
+ * Both return 0 or a negative error (-EINVAL for on > 1). `&key` means the
+ * key of the object: every instance of it, in every program (key groups,
+ * docs/abi.md 6.1). Pass `&key` directly (in r1, possibly through a function
+ * of the program): `bpfkeys resolve` follows it there, records the program
+ * as a flipper of the key (.bpfkeys version 3) and refuses any other use of
+ * a key as a value. `bpfkeys lower` and libbpfkeys refuse such a program:
+ * a stock kernel has no static key kfuncs. Loading it needs a libbpf that
+ * reads .bpfkeys version 3 (not the applied kernel-patches/0053 yet).
+ */
+extern int bpf_static_key_set(void *key__map, __u32 on) __ksym;
+extern int bpf_static_key_set_sync(void *key__map, __u32 on) __ksym;
+
 #endif /* __BPF_STATIC_KEYS_H */

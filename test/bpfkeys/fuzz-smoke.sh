@@ -5,7 +5,8 @@
 # (test/fuzz-corpus/bpfkeys: inputs that once crashed or gave a bad output),
 # then runs a fixed number of mutations (FUZZ_RUNS, default 300000) with a
 # fixed seed (FUZZ_SEED, default 1) on seeds generated here (objects from
-# bench/bpfkeys/gen.c and their resolved forms): the same inputs on every
+# bench/bpfkeys/gen.c and their resolved forms, and the checked-in objects
+# with key references): the same inputs on every
 # machine, so the gate cannot fail at random. Fails on any crash, leak, UB
 # report or timeout. Random, time-boxed fuzzing is scripts/fuzz.sh.
 set -euo pipefail
@@ -25,7 +26,7 @@ rm -rf "$out/corpus" "$out/new"
 mkdir -p "$out/corpus" "$out/new" "$out/artifacts"
 
 srcs=("$repo"/elfobj/{diag,read,btf,static_keys,write,output,strtab}.c)
-for f in diag read maps callgraph resolve format write shrink shrink_reach shrink_place shrink_refs lower list fuzz; do
+for f in diag read maps callgraph resolve key_refs format write shrink shrink_reach shrink_place shrink_refs lower list fuzz; do
 	srcs+=("$repo/bpfkeys/$f.c")
 done
 "$cc" -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
@@ -43,6 +44,10 @@ for n in 1 3 20 200; do
 		fi
 	done
 done
+
+# and objects whose programs flip keys from BPF (.bpfkeys version 3), which
+# the generator does not make: checked in, raw and resolved
+cp "$repo"/test/fuzz-corpus/bpfkeys/key-flipped-from-bpf*.o "$out/corpus/"
 
 fuzz=("$out/bpfkeys-fuzz" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$out/artifacts/")
 regressions=("$repo"/test/fuzz-corpus/bpfkeys/*)
