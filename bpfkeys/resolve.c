@@ -345,19 +345,73 @@ static int cmp_function_names(const struct bk_object *obj, const struct name_key
 }
 
 /*
- * qsort's comparison of two indices into the functions (rank[] holds them):
- * by name, then index, a strict order, so the result is the one order
- * whatever the sort. qsort moves 4-byte indices, not the 16-byte keys.
+ * Whether function a sorts before function b: by name, then index, a strict
+ * order, so the result is the one order whatever the sort.
  */
-static const struct bk_object *sort_obj;
-static const struct name_key *sort_keys;
-
-static int cmp_rank(const void *a, const void *b)
+static bool rank_before(const struct bk_object *obj, const struct name_key *keys, uint32_t a,
+			uint32_t b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = cmp_function_names(sort_obj, sort_keys, x, y);
+	int c = cmp_function_names(obj, keys, a, b);
 
-	return c ? c : x < y ? -1 : x > y;
+	return c ? c < 0 : a < b;
+}
+
+/* The runs from[run[0], run[1]), [run[1], run[2]), ... merged pairwise into to[]. */
+static size_t merge_runs(const struct bk_object *obj, const struct name_key *keys,
+			 const uint32_t *from, uint32_t *to, size_t *run, size_t runs)
+{
+	size_t merged = 0;
+
+	for (size_t r = 0; r < runs; r += 2) {
+		/* run[runs] is n: a last run without a pair is copied */
+		size_t i = run[r], mid = run[r + 1], end = r + 1 < runs ? run[r + 2] : mid;
+		size_t j = mid, out = i;
+
+		while (i < mid && j < end)
+			to[out++] =
+				rank_before(obj, keys, from[j], from[i]) ? from[j++] : from[i++];
+		while (i < mid)
+			to[out++] = from[i++];
+		while (j < end)
+			to[out++] = from[j++];
+		run[merged++] = run[r];
+	}
+	run[merged] = run[runs];
+	return merged;
+}
+
+/*
+ * rank[0, n) in rank_before()'s order: a merge sort of the runs already in
+ * order (symbol tables list functions in runs: a source file's, a generator's
+ * numbered names), so it costs n log(runs), not n log(n), and the
+ * comparisons, inlined, read the keys of each run in order.
+ */
+static void sort_ranks(const struct bk_object *obj, const struct name_key *keys, uint32_t *rank,
+		       size_t n)
+{
+	size_t *run = bk_xmalloc(n + 2, sizeof(*run)), runs = 0;
+	uint32_t *from = rank, *to;
+
+	for (size_t i = 0; i < n; i++)
+		if (!i || rank_before(obj, keys, rank[i], rank[i - 1]))
+			run[runs++] = i;
+	run[runs] = n;
+	if (runs <= 1) {
+		free(run);
+		return;
+	}
+	to = bk_populated(bk_xmalloc(n, sizeof(*to)), n, sizeof(*to));
+	while (runs > 1) {
+		uint32_t *swap = from;
+
+		runs = merge_runs(obj, keys, from, to, run, runs);
+		from = to;
+		to = swap;
+	}
+	if (from != rank)
+		memcpy(rank, from, n * sizeof(*rank));
+	free(from == rank ? to : from);
+	free(run);
 }
 
 /* Whether `name` is a function's: a binary search of the functions by name. */
@@ -405,9 +459,7 @@ static uint32_t *programs_by_name(struct bk_object *obj, size_t *count)
 		name_key_init(&keys[i], obj->functions[i].name);
 		rank[i] = (uint32_t)i;
 	}
-	sort_obj = obj;
-	sort_keys = keys;
-	elfobj_sort(rank, n, sizeof(*rank), cmp_rank);
+	sort_ranks(obj, keys, rank, n);
 	for (size_t r = 0; r < n; r++) {
 		if (r > 0 && cmp_function_names(obj, keys, rank[r - 1], rank[r]) == 0)
 			unique = false;

@@ -59,7 +59,8 @@ static int add_section(struct elfobj_writer *w, const GElf_Shdr *shdr, void *buf
 /* What survives the edit, and the new section and symbol indices. */
 struct renumbering {
 	bool *drop, *drop_sym; /* [section_count], [symbol_count] */
-	size_t *sec_map, *sym_map; /* new index of each kept one */
+	size_t *sec_map; /* new index of each kept section */
+	size_t *sym_map; /* new index of each kept symbol; NULL if none is dropped (each keeps its own) */
 	size_t kept_syms, first_global; /* symbols in the output, first non-local */
 	bool symbols_unchanged; /* every symbol kept, its section keeping its index */
 };
@@ -72,12 +73,15 @@ static void renumbering_free(struct renumbering *r)
 	free(r->sym_map);
 }
 
+static size_t new_symbol_index(const struct renumbering *r, size_t symbol)
+{
+	return r->sym_map ? r->sym_map[symbol] : symbol;
+}
+
 static int renumber(const struct bk_object *obj, const struct bk_edit *edit, struct renumbering *r)
 {
 	size_t n = obj->section_count;
 	size_t *sec_map = r->sec_map = bk_xcalloc(n, sizeof(size_t));
-	size_t *sym_map = r->sym_map = bk_populated(bk_xcalloc(obj->symbol_count, sizeof(size_t)),
-						    obj->symbol_count, sizeof(size_t));
 	bool *drop = r->drop = bk_xcalloc(n, sizeof(bool));
 	bool *drop_sym = r->drop_sym = bk_xcalloc(obj->symbol_count, sizeof(bool));
 	size_t kept = 1, kept_syms = 1, first_global = 0;
@@ -122,6 +126,11 @@ static int renumber(const struct bk_object *obj, const struct bk_edit *edit, str
 	for (size_t i = 1; i < n; i++)
 		if (!drop[i])
 			sec_map[i] = kept++;
+	/* a map only if a symbol goes: resolve drops none, and at a million
+	 * symbols the map was 8 MB written and read as the identity */
+	if (symbols_changed)
+		r->sym_map = bk_populated(bk_xcalloc(obj->symbol_count, sizeof(size_t)),
+					  obj->symbol_count, sizeof(size_t));
 	r->symbols_unchanged = true;
 	for (size_t j = 1; j < obj->symbol_count; j++) {
 		const GElf_Sym *sym = &obj->symbols[j];
@@ -132,7 +141,9 @@ static int renumber(const struct bk_object *obj, const struct bk_edit *edit, str
 		}
 		if (!first_global && GELF_ST_BIND(sym->st_info) != STB_LOCAL)
 			first_global = kept_syms;
-		sym_map[j] = kept_syms++;
+		if (r->sym_map)
+			r->sym_map[j] = kept_syms;
+		kept_syms++;
 		if (sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE &&
 		    sec_map[sym->st_shndx] != sym->st_shndx)
 			r->symbols_unchanged = false;
@@ -152,7 +163,7 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 		     const struct renumbering *r, struct elfobj_writer *w, struct buffers *bufs)
 {
 	size_t n = obj->section_count, kept_syms = r->kept_syms;
-	const size_t *sec_map = r->sec_map, *sym_map = r->sym_map;
+	const size_t *sec_map = r->sec_map;
 	const bool *drop = r->drop, *drop_sym = r->drop_sym;
 	uint32_t *new_name = bk_xcalloc(edit->new_section_count + 1, sizeof(uint32_t));
 	int err = -1;
@@ -200,7 +211,7 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 
 				if (drop_sym[j])
 					continue;
-				s = &syms[sym_map[j]];
+				s = &syms[new_symbol_index(r, j)];
 				memcpy(s, sec->data + j * sizeof(Elf64_Sym), sizeof(*s));
 				if (edit->remap_symbol)
 					edit->remap_symbol(edit->remap_symbol_ctx, s);
@@ -215,11 +226,11 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 			size_t count = sec->shdr.sh_size / sizeof(Elf64_Rel), m = 0;
 			Elf64_Rel *rels = keep(bufs, bk_xcalloc(count, sizeof(Elf64_Rel)));
 
-			for (size_t r = 0; r < count; r++) {
+			for (size_t k = 0; k < count; k++) {
 				Elf64_Rel rel;
 				size_t sym;
 
-				memcpy(&rel, sec->data + r * sizeof(rel), sizeof(rel));
+				memcpy(&rel, sec->data + k * sizeof(rel), sizeof(rel));
 				sym = ELF64_R_SYM(rel.r_info);
 				if (sym && drop_sym[sym])
 					continue;
@@ -227,7 +238,8 @@ static int build_elf(const struct bk_object *obj, const struct bk_edit *edit,
 				    !edit->remap_offset(edit->remap_ctx, shdr.sh_info,
 							&rel.r_offset))
 					continue;
-				rel.r_info = ELF64_R_INFO(sym_map[sym], ELF64_R_TYPE(rel.r_info));
+				rel.r_info = ELF64_R_INFO(new_symbol_index(r, sym),
+							  ELF64_R_TYPE(rel.r_info));
 				rels[m++] = rel;
 			}
 			buf = rels;

@@ -233,7 +233,10 @@ void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const voi
  * Maps in the whole pages of [p, p + bytes) at once (MADV_POPULATE_WRITE), for
  * a table about to be written in full: one call instead of a page fault per
  * page, which costs twice as much per page on this project's (virtualized)
- * machines. A hint: nothing happens where the kernel lacks it.
+ * machines. The whole 2 MiB pages in the range are asked for as transparent
+ * huge pages first (MADV_HUGEPAGE): there, each 4 KiB page costs again at its
+ * first touch, mapped in or not. A hint: nothing happens where the kernel
+ * lacks it.
  */
 void elfobj_populate(void *p, size_t bytes);
 bool elfobj_sorted(const void *base, size_t count, size_t size,

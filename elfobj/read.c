@@ -63,17 +63,37 @@ void elfobj_sort(void *base, size_t count, size_t size, int (*compare)(const voi
 		qsort(base, count, size, compare);
 }
 
+/* A transparent huge page with 4 KiB pages (x86-64, arm64): what MADV_HUGEPAGE maps at once. */
+#define HUGE_PAGE_BYTES ((uintptr_t)2 << 20)
+
+/* [start, end) rounded inwards to multiples of `unit` (a power of two); false if empty. */
+static bool round_inwards(uintptr_t *start, uintptr_t *end, uintptr_t unit)
+{
+	*start = (*start + unit - 1) & ~(unit - 1);
+	*end &= ~(unit - 1);
+	return *end > *start;
+}
+
 void elfobj_populate(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
 	long page = sysconf(_SC_PAGESIZE);
 	uintptr_t start = (uintptr_t)p, end = start + bytes;
+	uintptr_t huge_start = start, huge_end = end;
 
 	if (page <= 0 || bytes < 16 * (size_t)page) /* small: faults are as cheap */
 		return;
-	start = (start + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	end &= ~((uintptr_t)page - 1);
-	if (end > start)
+#ifdef MADV_HUGEPAGE
+	/*
+	 * Huge pages first, where the table covers whole ones: on this
+	 * project's virtual machines the first touch of each 4 KiB page costs
+	 * the hypervisor microseconds even once it is mapped in, and that was
+	 * half of `bpfkeys resolve`'s time at a million functions.
+	 */
+	if (round_inwards(&huge_start, &huge_end, HUGE_PAGE_BYTES))
+		madvise((void *)huge_start, huge_end - huge_start, MADV_HUGEPAGE);
+#endif
+	if (round_inwards(&start, &end, (uintptr_t)page))
 		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 #else
 	(void)p;
