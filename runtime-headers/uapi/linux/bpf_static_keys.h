@@ -68,6 +68,19 @@ struct bpf_insn_array_value {
 #define BPF_F_STATIC_KEY_ON	(1ULL << 1)
 
 /*
+ * Key groups (docs/abi.md 6.1): every member of a group has the group's state
+ * and setting any member sets them all.
+ * BPF_F_STATIC_KEY_GROUP: the new key starts a group, in the state it is
+ *   created with; BPF_OBJ_GET_INFO_BY_FD reports it on every member.
+ * BPF_F_STATIC_KEY_JOIN: the new key joins the group of the key whose fd (open
+ *   for writing) is in inner_map_fd and takes the group's state
+ *   (BPF_F_STATIC_KEY_ON must be clear). Never reported.
+ * Bit 2 is unused.
+ */
+#define BPF_F_STATIC_KEY_GROUP	(1ULL << 3)
+#define BPF_F_STATIC_KEY_JOIN	(1ULL << 4)
+
+/*
  * src_reg flags of BPF_JMP|BPF_JA (goto_or_nop / nop_or_goto, 16-bit off) and
  * BPF_JMP32|BPF_JA (gotol_or_nop / nop_or_gotol, 32-bit imm).
  * JA alone     = "goto_or_nop": jumps while its key is on, falls through while off.
