@@ -196,6 +196,12 @@ build_variant() {
 	# test_verifier from this tree (its libbpf and uapi headers); VMLINUX_BTF
 	# only has to name a file for the Makefile's checks
 	log "$variant: building test_verifier"
+	# from an empty output directory: what an older key's builds left there
+	# (test_maps' skeletons, objects built against another libbpf) is
+	# remade by this target and can fail it (seen: bpftool gen skeleton
+	# of a stale connect_unix_prog.bpf.o, "failed to find BTF for extern
+	# 'memcmp'", after the series changed)
+	rm -rf "$top/selftests-$variant"
 	mkdir -p "$top/selftests-$variant"
 	make -s -C "$selftests" "${karch[@]}" OUTPUT="$top/selftests-$variant" VMLINUX_BTF="$obj/vmlinux" \
 		-j"$jobs" "$top/selftests-$variant/test_verifier" >"$top/selftests-$variant.log" 2>&1 ||
