@@ -150,8 +150,8 @@ l_yes:
  * of the program): `bpfkeys resolve` follows it there, records the program
  * as a flipper of the key (.bpfkeys version 3) and refuses any other use of
  * a key as a value. `bpfkeys lower` and libbpfkeys refuse such a program:
- * a stock kernel has no static key kfuncs. Loading it needs a libbpf that
- * reads .bpfkeys version 3 (not the applied kernel-patches/0053 yet).
+ * a stock kernel has no static key kfuncs. The series' libbpf loads it on a
+ * kernel with static key groups (kernel-patches/0016, 0058).
  */
 extern int bpf_static_key_set(void *key__map, __u32 on) __ksym;
 extern int bpf_static_key_set_sync(void *key__map, __u32 on) __ksym;
