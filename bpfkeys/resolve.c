@@ -545,7 +545,10 @@ static void add_load_triples(const struct bk_object *obj, const uint32_t *load_s
 			     uint32_t r, struct triple **triples, size_t *count, size_t *cap)
 {
 	for (size_t l = load_start[f]; l < load_start[f + 1]; l++) {
-		*triples = bk_xgrow(*triples, *count, cap, sizeof(**triples));
+		if (*count == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			*triples = bk_xrealloc(*triples, *cap, sizeof(**triples));
+		}
 		(*triples)[(*count)++] = (struct triple){ obj->key_loads[l].key, r, (uint32_t)l };
 	}
 }
