@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * BPF static keys for BPF programs: branches that cost a nop until a key is
- * flipped from user space. Needs the patched clang (gotol_or_nop/nop_or_gotol).
+ * flipped from user space. Any clang from 14 on compiles it, at every -mcpu:
+ * the static branch is spelled as bytes (below), so no assembler support for
+ * gotol_or_nop/nop_or_gotol is needed.
  *
  *	DEFINE_STATIC_KEY_FALSE(debug_key);
  *
@@ -40,6 +42,30 @@
  * Keys are BTF-defined maps: compile with -g.
  */
 #ifdef __VMLINUX_H__
+/*
+ * The guard says a vmlinux.h came first, not what it holds: some projects
+ * ship a stub vmlinux.h that defines the guard and little else. What this
+ * header and <bpf/bpf_helpers.h> need of it are the fixed-size integer
+ * types; they are declared here with the types bpftool's vmlinux.h (and
+ * <asm-generic/int-ll64.h>) give them. Declaring the same typedef twice is
+ * valid C11; in older modes clang warns about it, hence the pragma. A
+ * vmlinux.h whose __u64 is another type fails here, at its first
+ * conflicting typedef.
+ */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wtypedef-redefinition"
+typedef signed char __s8;
+typedef unsigned char __u8;
+typedef short __s16;
+typedef unsigned short __u16;
+typedef int __s32;
+typedef unsigned int __u32;
+typedef long long __s64;
+typedef unsigned long long __u64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+#pragma clang diagnostic pop
 /* map_extra flags: macros in the kernel too, never enumerators in vmlinux.h */
 #ifndef BPF_F_STATIC_KEY
 #define BPF_F_STATIC_KEY	(1ULL << 0)
@@ -48,6 +74,14 @@
 #define BPF_F_STATIC_KEY_ON	(1ULL << 1)
 #endif
 #else
+/*
+ * <linux/types.h> includes <asm/types.h>, which Debian and Ubuntu keep under
+ * /usr/include/<multiarch>: clang searches it for the host, not for
+ * --target=bpf (the patched clang adds it through its bpf.cfg).
+ */
+#if defined(__has_include) && !__has_include(<asm/types.h>)
+#error "bpf_static_keys.h: <asm/types.h> (for <linux/types.h>) is not on the include path: add -idirafter /usr/include/$(gcc -print-multiarch) to the compile line, or include vmlinux.h first"
+#endif
 #include <linux/types.h>
 #include "uapi/linux/bpf_static_keys.h"
 #endif
@@ -107,11 +141,33 @@
 	".quad %c" #KEY_OPERAND " - . + " #FLAGS "\n\t"	\
 	".popsection\n\t"
 
+/*
+ * The static branch itself, as bytes (docs/abi.md section 1): code 0x06
+ * (BPF_JMP32 | BPF_JA), src_reg SRC (1 gotol_or_nop, 3 nop_or_gotol),
+ * dst_reg 0, off 0, and the 32-bit imm counting instructions from the next
+ * one. These are the bytes the patched clang emits for the mnemonics, at
+ * every -mcpu; its llvm-objdump shows them as the mnemonics. The imm is an
+ * absolute expression of two labels of one section: an assembler computes it
+ * or fails ("expected absolute expression" for a label in another section);
+ * it never needs a relocation. 32 bits reach any target of a section whose
+ * byte offsets fit the 32-bit fields of the .static_keys entry, and
+ * `bpfkeys resolve` checks that each site jumps where its entry says.
+ * Byte 1 holds src_reg and dst_reg in the target's bit order.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define __BPF_STATIC_BRANCH_REGS(SRC)	"0x0" #SRC
+#else
+#define __BPF_STATIC_BRANCH_REGS(SRC)	"0x" #SRC "0"
+#endif
+#define __BPF_STATIC_BRANCH(SRC)					\
+	".byte 0x06, " __BPF_STATIC_BRANCH_REGS(SRC) ", 0, 0\n\t"	\
+	".long (%l[l_yes] - 1b - 8) / 8\n\t"
+
 /* Jumps to l_yes while the key is on: the unlikely path is out of line. */
 static __always_inline int __bpf_static_branch_goto_when_on(void *static_key)
 {
 	asm goto("1:\n\t"
-		 "gotol_or_nop %l[l_yes]\n\t"
+		 __BPF_STATIC_BRANCH(1)	/* gotol_or_nop %l[l_yes] */
 		 __BPF_STATIC_KEY_ENTRY(0, 0)
 		 :: "i"(static_key) :: l_yes);
 	return 0;
@@ -123,7 +179,7 @@ l_yes:
 static __always_inline int __bpf_static_branch_goto_when_off(void *static_key)
 {
 	asm goto("1:\n\t"
-		 "nop_or_gotol %l[l_yes]\n\t"
+		 __BPF_STATIC_BRANCH(3)	/* nop_or_gotol %l[l_yes] */
 		 __BPF_STATIC_KEY_ENTRY(0, 1)
 		 :: "i"(static_key) :: l_yes);
 	return 0;
