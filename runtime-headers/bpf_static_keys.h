@@ -26,9 +26,20 @@
 #endif
 
 /*
+ * Without vmlinux.h, <linux/types.h> includes <asm/types.h>, which Debian and
+ * Ubuntu keep under /usr/include/<multiarch>: clang searches it for the host,
+ * not for --target=bpf (the patched clang adds it through its bpf.cfg). Say
+ * so, and skip the rest of the header, whose errors would only bury this one.
+ */
+#if !defined(__VMLINUX_H__) && defined(__has_include) && !__has_include(<asm/types.h>)
+#error "bpf_static_keys.h: <asm/types.h> (for <linux/types.h>) is not on the include path: add -idirafter /usr/include/$(gcc -print-multiarch) to the compile line, or include vmlinux.h first"
+#else
+
+/*
  * The kernel's types come one of two ways, as for <bpf/bpf_helpers.h>:
  *  - CO-RE: #include "vmlinux.h" (bpftool's, guarded by __VMLINUX_H__)
- *    BEFORE this header. It has __u32 and friends, and when made from a
+ *    BEFORE this header. It has __u32 and friends (declared below again,
+ *    for a stub vmlinux.h that has not), and when made from a
  *    kernel with BPF_MAP_TYPE_INSN_ARRAY (the patched one, or upstream 6.19+)
  *    also that enumerator and struct bpf_insn_array_value, so this header
  *    then includes neither <linux/types.h> (its typedefs, e.g.
@@ -74,14 +85,6 @@ typedef __u32 __wsum;
 #define BPF_F_STATIC_KEY_ON	(1ULL << 1)
 #endif
 #else
-/*
- * <linux/types.h> includes <asm/types.h>, which Debian and Ubuntu keep under
- * /usr/include/<multiarch>: clang searches it for the host, not for
- * --target=bpf (the patched clang adds it through its bpf.cfg).
- */
-#if defined(__has_include) && !__has_include(<asm/types.h>)
-#error "bpf_static_keys.h: <asm/types.h> (for <linux/types.h>) is not on the include path: add -idirafter /usr/include/$(gcc -print-multiarch) to the compile line, or include vmlinux.h first"
-#endif
 #include <linux/types.h>
 #include "uapi/linux/bpf_static_keys.h"
 #endif
@@ -212,4 +215,5 @@ l_yes:
 extern int bpf_static_key_set(void *key__map, __u32 on) __ksym;
 extern int bpf_static_key_set_sync(void *key__map, __u32 on) __ksym;
 
+#endif /* <asm/types.h> */
 #endif /* __BPF_STATIC_KEYS_H */

@@ -1,5 +1,7 @@
-// clang -S prints the static branches, and assembling that output gives the
-// same code as compiling straight to an object.
+// clang -S prints the static branches (as the header spells them: the bytes
+// of gotol_or_nop, 06 10, and nop_or_gotol, 06 30, then the offset in
+// instructions), and assembling that output gives the same code as
+// compiling straight to an object.
 // RUN: %clang %bpf_cflags -g0 -c %s -o %t.direct.o
 // RUN: %clang %bpf_cflags -g0 -S %s -o %t.s
 // RUN: FileCheck %s --input-file=%t.s
@@ -32,7 +34,19 @@ int prog(void *ctx)
 	return x;
 }
 
-// CHECK: gotol_or_nop
-// CHECK: nop_or_gotol
+// CHECK:      #APP
+// CHECK-NEXT: [[SITE1:.Ltmp[0-9]+]]:
+// CHECK-NEXT: .byte 6
+// CHECK-NEXT: .byte 16
+// CHECK-NEXT: .byte 0
+// CHECK-NEXT: .byte 0
+// CHECK-NEXT: .long ([[L1:LBB0_[0-9]+]]-[[SITE1]]-8)/8
+// CHECK:      #APP
+// CHECK-NEXT: [[SITE2:.Ltmp[0-9]+]]:
+// CHECK-NEXT: .byte 6
+// CHECK-NEXT: .byte 48
+// CHECK-NEXT: .byte 0
+// CHECK-NEXT: .byte 0
+// CHECK-NEXT: .long ([[L2:LBB0_[0-9]+]]-[[SITE2]]-8)/8
 // REL: 0000000000000000 R_BPF_64_NODYLD32 0000000000000000 xdp
 // REL: 0000000000000018 R_BPF_64_ABS64 0000000000000020 k2
