@@ -2,8 +2,10 @@
 # The README's first command: sets up a fresh machine and shows BPF static
 # keys end to end on examples/demo (packet.c + classify.c: two keys, two XDP
 # programs, a shared __noinline function with a site):
-#   compile with the patched clang, link with bpfld, post-process with
-#   bpfkeys (list, resolve), show the gotol_or_nop/nop_or_gotol sites, boot
+#   compile with Debian's clang-22 (any clang from 14 on compiles
+#   bpf_static_keys.h), link with bpfld, post-process with bpfkeys (list,
+#   resolve), show the gotol_or_nop/nop_or_gotol sites (the patched
+#   llvm-objdump names them; stock llvm-objdump misreads them as gotol), boot
 #   the patched kernel under qemu, load with the patched libbpf (bpfkeyctl),
 #   run, flip a key with the patched tree's bpftool (`bpftool static-key
 #   set`), run again and show the JIT image change; then the same
@@ -33,11 +35,15 @@ cmake --build "$build" -j "$(nproc)" >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/files"
-cflags=(--target=bpf -O2 -g -mcpu=v4 -I runtime-headers)
+# Debian's clang, as a BPF developer has it. Debian keeps <asm/types.h>
+# under the multiarch directory, which clang does not search for
+# --target=bpf (the header's #error says so).
+cc=/usr/lib/llvm-22/bin/clang
+cflags=(--target=bpf -O2 -g -mcpu=v4 -idirafter "/usr/include/$(gcc -print-multiarch)" -I runtime-headers)
 
-step "compile the two files with the patched clang"
-show "$bin/clang" "${cflags[@]}" -c examples/demo/packet.c -o "$out/packet.o"
-show "$bin/clang" "${cflags[@]}" -c examples/demo/classify.c -o "$out/classify.o"
+step "compile the two files with Debian's clang-22"
+show "$cc" "${cflags[@]}" -c examples/demo/packet.c -o "$out/packet.o"
+show "$cc" "${cflags[@]}" -c examples/demo/classify.c -o "$out/classify.o"
 
 step "link them with bpfld (debug_key is defined in packet.c, used in both)"
 show "$bin/bpfld" -o "$out/demo.linked.o" "$out/packet.o" "$out/classify.o"

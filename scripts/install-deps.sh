@@ -4,6 +4,9 @@
 set -euo pipefail
 
 packages=(
+	# stock compilers the runtime header is tested with (test/compilers);
+	# clang-22 below is the demo's compiler
+	clang-14 clang-16 clang-19
 	# patched LLVM, built out of tree against Debian's LLVM 22 (bookworm-security)
 	clang-22 llvm-22 llvm-22-dev libclang-22-dev llvm-22-tools lld-22 libpolly-22-dev
 	libzstd-dev libcurl4-openssl-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
