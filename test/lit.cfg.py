@@ -34,6 +34,24 @@ for tool in ("clang", "llc", "llvm-mc", "llvm-objdump", "bpfld", "bpfkeys"):
 config.substitutions.append(("%stock-clang", os.path.join(llvm22, "clang")))
 config.substitutions.append(("%stock-llc", os.path.join(llvm22, "llc")))
 config.substitutions.append(("%stock-llvm-mc", os.path.join(llvm22, "llvm-mc")))
+# Debian's stock compilers that bpf_static_keys.h is tested with
+# (test/compilers). Inserted first: "%clang\b" would match "%clang-14".
+for version in ("14", "16", "19", "22"):
+    config.substitutions.insert(0, ("%clang-" + version,
+        "/usr/lib/llvm-%s/bin/clang" % version))
+# %bpf_cc: the compiler of the BPF sources in test/stock (and wherever a test
+# compiles with it): the patched clang unless `lit --param bpf_cc=clang-22`
+# (or 19) picks a stock one, to run the host-kernel tests on its objects.
+# clang-14 and 16 have no -mcpu=v4, which %bpf_cflags asks for.
+bpf_cc = lit_config.params.get("bpf_cc", os.environ.get("BPFSK_BPF_CC", "patched"))
+bpf_cc_paths = {"patched": os.path.join(bindir, "clang"),
+                "clang-19": "/usr/lib/llvm-19/bin/clang",
+                "clang-22": "/usr/lib/llvm-22/bin/clang"}
+if bpf_cc not in bpf_cc_paths:
+    lit_config.fatal("bpf_cc=%s: one of %s" % (bpf_cc, ", ".join(sorted(bpf_cc_paths))))
+config.substitutions.insert(0, ("%bpf_cc", bpf_cc_paths[bpf_cc]))
+if bpf_cc != "patched":
+    config.name += " [bpf_cc=%s]" % bpf_cc
 # Common compile line for BPF sources with static keys.
 # Debian keeps asm/types.h under the multiarch directory, which --target=bpf
 # does not search.

@@ -4,11 +4,11 @@
 // an attachment the program type does not have, unknown attach flags.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
-// RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
+// RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
+// RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/resolved.o
-// RUN: %clang %bpf_cflags -c %stock_inputs/no_keys.c -o %t/no_keys.o
+// RUN: %bpf_cc %bpf_cflags -c %stock_inputs/no_keys.c -o %t/no_keys.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o %t/resolved.o %t/no_keys.o 2>&1 | FileCheck %s
 #include <net/if.h>

@@ -5,7 +5,7 @@
 // program that does not, a missing `=NSFILE`.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %stock_inputs/sk_lookup_counter.c -o %t/counter.o
+// RUN: %bpf_cc %bpf_cflags -c %stock_inputs/sk_lookup_counter.c -o %t/counter.o
 // RUN: %bpfld -o %t/linked.o %t/counter.o
 // RUN: unshare -n bash %stock_inputs/bpfkeyctl-stock-netns-session.sh %bpfkeyctl-stock %t/linked.o 2>&1 | FileCheck %s
 //

@@ -5,7 +5,7 @@
 // last flip. The process moves back and the cgroup goes at exit.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %stock_inputs/cgroup_counter.c -o %t/cgroup.o
+// RUN: %bpf_cc %bpf_cflags -c %stock_inputs/cgroup_counter.c -o %t/cgroup.o
 // RUN: %bpfld -o %t/linked.o %t/cgroup.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o 300 | FileCheck %s

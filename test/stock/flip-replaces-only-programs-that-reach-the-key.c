@@ -6,8 +6,8 @@
 // for the new states: XDP_PASS 2, XDP_DROP 1, XDP_TX 3.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %demo/packet.c -o %t/packet.o
-// RUN: %clang %bpf_cflags -c %demo/classify.c -o %t/classify.o
+// RUN: %bpf_cc %bpf_cflags -c %demo/packet.c -o %t/packet.o
+// RUN: %bpf_cc %bpf_cflags -c %demo/classify.c -o %t/classify.o
 // RUN: %bpfld -o %t/demo.o %t/packet.o %t/classify.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/demo.o | FileCheck %s

@@ -5,7 +5,7 @@
 // The program is a syscall program, run by BPF_PROG_TEST_RUN without data.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c -DKFUNC_PROG_SEC='"syscall"' %S/../bpfkeys/Inputs/kfunc_call.c -o %t/in.o
+// RUN: %bpf_cc %bpf_cflags -c -DKFUNC_PROG_SEC='"syscall"' %S/../bpfkeys/Inputs/kfunc_call.c -o %t/in.o
 // RUN: %bpfld -o %t/linked.o %t/in.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o | FileCheck %s

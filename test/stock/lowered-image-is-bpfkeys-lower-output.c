@@ -3,8 +3,8 @@
 // after a flip (set before load and after load), and after two flips.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
-// RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
+// RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
+// RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o %t

@@ -3,7 +3,7 @@
 // the program and the key, with EOPNOTSUPP, as `bpfkeys lower` refuses it.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %stock_inputs/flips_from_bpf.c -o %t/flips.o
+// RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flips_from_bpf.c -o %t/flips.o
 // RUN: %bpfld -o %t/linked.o %t/flips.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o 2>&1 | FileCheck %s

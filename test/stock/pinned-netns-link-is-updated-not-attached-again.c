@@ -7,7 +7,7 @@
 // lookup counts as "on".
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %stock_inputs/sk_lookup_counter.c -o %t/counter.o
+// RUN: %bpf_cc %bpf_cflags -c %stock_inputs/sk_lookup_counter.c -o %t/counter.o
 // RUN: %bpfld -o %t/linked.o %t/counter.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o 2>&1 | FileCheck %s

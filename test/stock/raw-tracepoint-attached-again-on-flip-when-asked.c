@@ -5,7 +5,7 @@
 // off, a flip, 10 calls on, a flip back, 10 calls off again.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %stock_inputs/raw_tp_counter.c -o %t/raw_tp.o
+// RUN: %bpf_cc %bpf_cflags -c %stock_inputs/raw_tp_counter.c -o %t/raw_tp.o
 // RUN: %bpfld -o %t/linked.o %t/raw_tp.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o 2>&1 | FileCheck %s

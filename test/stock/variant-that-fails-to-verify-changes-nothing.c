@@ -6,7 +6,7 @@
 // keep their states. A flip of good_key alone then works.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang %bpf_cflags -c %stock_inputs/rejected_when_on.c -o %t/rejected.o
+// RUN: %bpf_cc %bpf_cflags -c %stock_inputs/rejected_when_on.c -o %t/rejected.o
 // RUN: %bpfld -o %t/linked.o %t/rejected.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o > %t/out 2> %t/err
