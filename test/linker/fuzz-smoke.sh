@@ -30,7 +30,7 @@ src=$repo/linker
 	$(pkg-config --libs libbpf libelf) -o "$out/fuzz_input_reader"
 
 inputs=$repo/test/linker/Inputs
-cflags=(--target=bpf -O2 -g -I/usr/include/x86_64-linux-gnu -I"$inputs")
+cflags=(--target=bpf -O2 -g -I/usr/include/x86_64-linux-gnu -I"$inputs" -I"$repo/runtime-headers")
 "$llvm/clang" "${cflags[@]}" -mcpu=v3 -c "$inputs/fuzz-seed.c" -o "$out/seeds/seed-v3.o"
 "$llvm/clang" "${cflags[@]}" -mcpu=v4 -mllvm -bpf-min-jump-table-entries=3 \
 	-c "$inputs/fuzz-seed.c" -o "$out/seeds/seed-v4-jumptables.o"

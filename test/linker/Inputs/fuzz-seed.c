@@ -2,7 +2,7 @@
  * extern), static key entries, globals, weak and extern symbols, .kconfig and
  * .ksyms externs, CO-RE relocations, static data pointers and a switch that
  * becomes a jump table with -mllvm -bpf-min-jump-table-entries=3. */
-#include "static_keys_stock.h"
+#include "bpf_static_keys.h"
 #include <linux/bpf.h>
 #include <bpf/bpf_core_read.h>
 
@@ -47,7 +47,7 @@ SEC("xdp") int seed_prog(struct pkt *p)
 	__u64 *v = bpf_map_lookup_elem(&seed_map, &k);
 	int r = pick(bpf_core_field_size(p->proto)) + LINUX_KERNEL_VERSION;
 
-	if (stock_static_branch(&seed_key))
+	if (bpf_static_branch_unlikely(&seed_key))
 		r += helper_elsewhere(r);
 	if (v)
 		r += *v + (bpf_map_lookup_elem(&other_map, &k) != 0) + (&bpf_link_fops != 0);
