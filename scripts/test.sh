@@ -44,9 +44,10 @@ done
 step "mutation campaign (3000 inputs per tool, seed 1)"
 test/mutation/run.sh 3000 1
 
-# lit twice: everything on x86_64, then the suites that boot the guest
+# lit on everything on x86_64, then the suites that boot the guest
 # (test/kernel, test/e2e) on the cross-built arm64 kernel under
-# qemu-system-aarch64; the counts below add up both runs.
+# qemu-system-aarch64, then test/stock and one e2e test per arch on objects
+# from Debian's clang-22; the counts below add up every run.
 log=$build/lit.log
 : > "$log"
 lit_rc=0
@@ -61,6 +62,12 @@ step "lit (x86_64)"
 run_lit test
 step "lit (arm64: test/kernel test/e2e)"
 run_lit --param arch=arm64 test/kernel test/e2e
+# BPF objects from Debian's clang-22 instead of the patched clang: the
+# host-kernel tests of libbpfkeys, and one patched-kernel test per arch
+# (the rest of the header-through-each-compiler matrix is test/compilers)
+step "lit (BPF objects from Debian's clang-22: test/stock, one e2e test per arch)"
+run_lit --param bpf_cc=clang-22 test/stock test/e2e/loader-flips-per-program-and-per-key.c
+run_lit --param bpf_cc=clang-22 --param arch=arm64 test/e2e/loader-flips-per-program-and-per-key.c
 # (awk, not grep: a grep that matches nothing would end the script under pipefail)
 count() { awk -v re="$1" '$0 ~ re { sub(/.*: */, ""); s += $1 } END { print s + 0 }' "$log"; }
 passed=$(count '^ *Passed *:')

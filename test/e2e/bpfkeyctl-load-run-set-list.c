@@ -7,8 +7,8 @@
 // session; this program mounts bpffs and runs it with busybox.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_progs.c -o %t/progs.o
-// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_shared.c -o %t/shared.o
+// RUN: %bpf_cc %bpf_cflags -c %S/Inputs/e2e_progs.c -o %t/progs.o
+// RUN: %bpf_cc %bpf_cflags -c %S/Inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/e2e.o
 // RUN: %build-bpfkeyctl && cp %guest-bpfkeyctl %guest-busybox %S/Inputs/cli-session.sh %t/files/

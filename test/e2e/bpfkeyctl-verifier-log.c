@@ -8,9 +8,9 @@
 // and runs it with busybox.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags -c %e2e_inputs/verifier_reject.c -o %t/reject.o
-// RUN: %clang %bpf_cflags -DCHECKED -c %e2e_inputs/verifier_reject.c -o %t/checked.o
-// RUN: %clang %bpf_cflags -DLIRC -c %e2e_inputs/verifier_reject.c -o %t/lirc.o
+// RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/verifier_reject.c -o %t/reject.o
+// RUN: %bpf_cc %bpf_cflags -DCHECKED -c %e2e_inputs/verifier_reject.c -o %t/checked.o
+// RUN: %bpf_cc %bpf_cflags -DLIRC -c %e2e_inputs/verifier_reject.c -o %t/lirc.o
 // RUN: %bpfld -o %t/reject-linked.o %t/reject.o
 // RUN: %bpfld -o %t/checked-linked.o %t/checked.o
 // RUN: %bpfld -o %t/lirc-linked.o %t/lirc.o

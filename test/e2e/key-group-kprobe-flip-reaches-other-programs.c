@@ -14,7 +14,7 @@
 // bpf_object__set_static_key() after load is one update of the anchor.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags %bpf_target_arch -c %e2e_inputs/key_group_progs.c -o %t/progs.o
+// RUN: %bpf_cc %bpf_cflags %bpf_target_arch -c %e2e_inputs/key_group_progs.c -o %t/progs.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/key_group.o
 // RUN: %bpfkeys list %t/files/key_group.o | FileCheck --check-prefix=LIST %s

@@ -9,7 +9,7 @@
 // (xdp_debug follows), as the kernel sets a group as a whole.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags %bpf_target_arch -c %e2e_inputs/key_group_progs.c -o %t/progs.o
+// RUN: %bpf_cc %bpf_cflags %bpf_target_arch -c %e2e_inputs/key_group_progs.c -o %t/progs.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/key_group.o
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s

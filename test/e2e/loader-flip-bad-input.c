@@ -4,8 +4,8 @@
 // closed fd), a key whose program is gone.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_progs.c -o %t/progs.o
-// RUN: %clang %bpf_cflags -c %S/Inputs/e2e_shared.c -o %t/shared.o
+// RUN: %bpf_cc %bpf_cflags -c %S/Inputs/e2e_progs.c -o %t/progs.o
+// RUN: %bpf_cc %bpf_cflags -c %S/Inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/e2e.o
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s

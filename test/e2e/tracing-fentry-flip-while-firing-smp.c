@@ -15,7 +15,7 @@
 // stress-flip-while-running-smp.c.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags %bpf_target_arch -c %e2e_inputs/tracing_stress.c -o %t/stress.o
+// RUN: %bpf_cc %bpf_cflags %bpf_target_arch -c %e2e_inputs/tracing_stress.c -o %t/stress.o
 // RUN: %bpfld -o %t/linked.o %t/stress.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/stress.o
 // RUN: echo %stress_flips > %t/files/flips

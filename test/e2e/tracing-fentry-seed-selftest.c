@@ -15,7 +15,7 @@
 // load or attach.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags %bpf_target_arch -c %e2e_inputs/seed_static_keys.c -o %t/seed.o
+// RUN: %bpf_cc %bpf_cflags %bpf_target_arch -c %e2e_inputs/seed_static_keys.c -o %t/seed.o
 // RUN: %bpfld -o %t/linked.o %t/seed.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/seed.o
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %s

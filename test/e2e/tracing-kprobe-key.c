@@ -13,7 +13,7 @@
 // runs the kprobe checks alone.
 //
 // RUN: rm -rf %t && mkdir -p %t/files
-// RUN: %clang %bpf_cflags %bpf_target_arch -c %e2e_inputs/tracing_progs.c -o %t/progs.o
+// RUN: %bpf_cc %bpf_cflags %bpf_target_arch -c %e2e_inputs/tracing_progs.c -o %t/progs.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/files/tracing.o
 // RUN: env BPFSK_QEMU_FILES=%t/files %qemu-run %s | FileCheck %arch-check-prefixes %s
