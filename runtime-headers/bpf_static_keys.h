@@ -151,7 +151,7 @@ typedef __u32 __wsum;
  * one. These are the bytes the patched clang emits for the mnemonics, at
  * every -mcpu; its llvm-objdump shows them as the mnemonics. The imm is an
  * absolute expression of two labels of one section: an assembler computes it
- * or fails ("expected absolute expression" for a label in another section);
+ * or fails ("expected relocatable expression" for a label in another section);
  * it never needs a relocation. 32 bits reach any target of a section whose
  * byte offsets fit the 32-bit fields of the .static_keys entry, and
  * `bpfkeys resolve` checks that each site jumps where its entry says.
