@@ -3,10 +3,12 @@
 # build-test-sources.sh OUT CC [CFLAGS...]
 #
 # Compiles the BPF sources of test/ that use bpf_static_keys.h (e2e, stock,
-# bpfkeys inputs, the demo) with CC and CFLAGS, links the multi-object ones
-# with bpfld as their tests do, resolves every object with bpfkeys and lowers
-# it for the keys' initial states, into OUT/<name>.o, OUT/<name>.resolved.o
-# and OUT/<name>.lowered.o. Prints one line per object:
+# bpfkeys and linker inputs, the demo) with CC and CFLAGS, links the
+# multi-object ones with bpfld as their tests do, resolves every object with
+# bpfkeys and lowers it for the keys' initial states, into OUT/<name>.o,
+# OUT/<name>.resolved.o and OUT/<name>.lowered.o (the linker's fuzzing seed,
+# which calls a function no input defines, is only linked, into
+# OUT/<name>.linked.o). Prints one line per object:
 #   <name>: compiled, resolved, lowered
 # or, for an object bpfkeys lower refuses by design (it flips a key from
 # BPF), "lower refused: <bpfkeys's first line>". Exits 1 at the first
@@ -69,3 +71,7 @@ for src in cgroup_counter flips_from_bpf no_keys raw_tp_counter rejected_when_on
 done
 one keys_demo "$bk/keys_demo.c"
 one kfunc_call "$bk/kfunc_call.c"
+compile fuzz_seed "$repo/test/linker/Inputs/fuzz-seed.c"
+mv "$out/fuzz_seed.part.o" "$out/fuzz_seed.o"
+"$bin/bpfld" -o "$out/fuzz_seed.linked.o" "$out/fuzz_seed.o" || fail fuzz_seed "bpfld failed"
+echo "fuzz_seed: compiled, linked"
