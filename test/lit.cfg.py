@@ -39,9 +39,10 @@ config.substitutions.append(("%stock-llvm-mc", os.path.join(llvm22, "llvm-mc")))
 for version in ("14", "16", "19", "22"):
     config.substitutions.insert(0, ("%clang-" + version,
         "/usr/lib/llvm-%s/bin/clang" % version))
-# %bpf_cc: the compiler of the BPF sources in test/stock (and wherever a test
-# compiles with it): the patched clang unless `lit --param bpf_cc=clang-22`
-# (or 19) picks a stock one, to run the host-kernel tests on its objects.
+# %bpf_cc: the compiler of the BPF sources in test/stock and test/e2e (and
+# wherever a test compiles with it): the patched clang unless
+# `lit --param bpf_cc=clang-22` (or clang-19) picks a stock one, to run the
+# host-kernel and guest tests on its objects.
 # clang-14 and 16 have no -mcpu=v4, which %bpf_cflags asks for.
 bpf_cc = lit_config.params.get("bpf_cc", os.environ.get("BPFSK_BPF_CC", "patched"))
 bpf_cc_paths = {"patched": os.path.join(bindir, "clang"),
