@@ -18,8 +18,6 @@
 
 struct btf_type;
 
-#define BPFKEYS_VERSION_STRING "0.1.0"
-
 /* ABI constants (instruction size, relocation types, map type and flags,
  * section names) are elfobj.h's and the uapi header's it includes. */
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bpfkeys.h"
+#include "bpfsk_version.h"
 
 #define SHORT_USAGE                                                  \
 	"Usage: bpfkeys resolve IN.o -o OUT.o\n"                     \
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
 			goto out;
 		case 'V':
 			printf("bpfkeys %s (.bpfkeys format version %d, %d with references)\n",
-			       BPFKEYS_VERSION_STRING, BPFKEYS_FORMAT_VERSION,
+			       BPFSK_VERSION, BPFKEYS_FORMAT_VERSION,
 			       BPFKEYS_FORMAT_VERSION_REFERENCES);
 			rc = 0;
 			goto out;

@@ -26,8 +26,6 @@
 #include "bpfkeys_format.h"
 #include "elfobj.h"
 
-#define BPFLD_VERSION "0.1.0"
-
 #define BTF_SECTION ".BTF"
 #define BTF_EXT_SECTION ".BTF.ext"
 #define BTF_EXTERN_DATASEC ".extern"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bpfld.h"
+#include "bpfsk_version.h"
 
 static void usage(FILE *out)
 {
@@ -59,7 +60,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("bpfld %s (libbpf %s)\n", BPFLD_VERSION, libbpf_version_string());
+			printf("bpfld %s (libbpf %s)\n", BPFSK_VERSION, libbpf_version_string());
 			return 0;
 		default:
 			usage(stderr);

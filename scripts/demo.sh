@@ -28,7 +28,8 @@ show() { printf '$ %s\n' "$*"; "$@"; }
 step "set-up: dependencies, patched LLVM, bpfld/bpfkeys, patched kernel + libbpf, bpfkeyctl"
 ./scripts/install-deps.sh
 ./scripts/build-llvm.sh
-cmake -S . -B "$build" -G Ninja >/dev/null
+# a normal build (scripts/test.sh builds its sanitized one in build-asan/)
+cmake -S . -B "$build" -G Ninja -DBPFSK_SANITIZE=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null
 ./scripts/build-kernel.sh
 ./tools/bpfkeyctl/build.sh

@@ -28,6 +28,8 @@ packages=(
 	# scripts/upstream-suites-maps.sh: the selftests Makefile copies a test
 	# runner's extra files with rsync
 	rsync
+	# test/install: cpack's .debs (dpkg-shlibdeps, file), man pages checked with groff
+	dpkg-dev file groff-base
 )
 
 # arm64 (BPFSK_ARCH=arm64; scripts/test.sh asks for it): cross-built

@@ -5,10 +5,18 @@
 # fixed seed and runs), a fixed mutation campaign and the whole lit suite
 # (including the qemu kernel tests), then the kernel and e2e suites again on
 # the arm64 kernel, and ends with one "N passed, N failed" line.
+#
+# Everything is built into build-asan/ (BPFSK_ASAN_BUILD to move it), not
+# build/: the C tools there have ASan/UBSan, and a program linked against a
+# sanitized libbpfkeys needs the sanitizer runtime, so the build/ that the
+# demo and a user's `cmake -B build` make stays a normal build. The patched
+# LLVM tools and the kernel come from the same cache into both. Every step
+# below (fuzz, mutation, lit and its suites) finds build-asan/ through
+# BPFSK_BUILD, exported here.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-build=${BPFSK_BUILD:-$repo/build}
+build=${BPFSK_ASAN_BUILD:-$repo/build-asan}
 export BPFSK_BUILD=$build
 jobs=$(nproc)
 
@@ -20,7 +28,7 @@ step "dependencies"
 step "patched LLVM (clang, llc, llvm-mc, llvm-objdump)"
 ./scripts/build-llvm.sh
 
-step "C tools with ASan/UBSan"
+step "C tools with ASan/UBSan (in $build)"
 cmake -S . -B "$build" -G Ninja -DBPFSK_SANITIZE=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 

@@ -93,3 +93,17 @@ if sanitized:
         "env ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=64"))
 else:
     config.substitutions.append(("%limit_memory", "prlimit --as=134217728"))
+
+# %version: the project's version (project() in CMakeLists.txt), as CMake
+# generated it into the build's bpfsk_version.h; every tool's --version must
+# print it. An unconfigured build gives a value no tool prints, so the
+# version tests fail rather than pass on a guess.
+version = "(no bpfsk_version.h in %s)" % build
+try:
+    with open(os.path.join(build, "generated", "bpfsk_version.h")) as header:
+        for line in header:
+            if line.startswith("#define BPFSK_VERSION \""):
+                version = line.split('"')[1]
+except OSError:
+    pass
+config.substitutions.append(("%version", version))

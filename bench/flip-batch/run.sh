@@ -12,7 +12,7 @@
 #   bench/flip-batch/run.sh            # 1 vCPU
 #   BPFSK_QEMU_SMP=2 bench/flip-batch/run.sh
 #   BENCH_SMOKE=1 bench/flip-batch/run.sh   # one round of 2 flips: the table, no numbers to trust
-# (needs scripts/build-kernel.sh first; BPFSK_BUILD as for the tests)
+# (needs scripts/build-kernel.sh first; BPFSK_BUILD: the build, default build/ as scripts/demo.sh makes it; scripts/test.sh's is build-asan/)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 guest=$repo/bench/flip-batch/flip_batch_guest.c

@@ -12,7 +12,7 @@
 #   bench/insn-count/run.sh [REPEAT [ROUNDS]]     (default 1000000 runs, 5 rounds)
 #   BPFSK_ARCH=arm64 bench/insn-count/run.sh      (the arm64 kernel, qemu-system-aarch64)
 #   BENCH_SMOKE=1 bench/insn-count/run.sh         (10,000 runs, 1 round: test/bench)
-# (needs scripts/build-llvm.sh, the C tools and scripts/build-kernel.sh; BPFSK_BUILD as for the tests)
+# (needs scripts/build-llvm.sh, the C tools and scripts/build-kernel.sh; BPFSK_BUILD: the build, default build/ as scripts/demo.sh makes it; scripts/test.sh's is build-asan/)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}

@@ -11,7 +11,7 @@
 # and what one site costs a run there (the xlated and JIT-ed instructions a
 # flip changes in prog_0, disassembled here with objdump).
 #
-#   bench/stock-flip/run.sh [ROUNDS]     (BPFSK_BUILD as for the tests)
+#   bench/stock-flip/run.sh [ROUNDS]     (BPFSK_BUILD: the build, default build/ as scripts/demo.sh makes it; scripts/test.sh's is build-asan/)
 # BENCH_SMOKE=1: one round at about 100 instructions, 1 and 2 programs (test/bench).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -32,6 +32,7 @@
 #include <sys/statfs.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bpfsk_version.h"
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -54,7 +55,7 @@ static void usage(FILE *f)
 		   "       bpfkeyctl set PINDIR KEY on|off\n"
 		   "       bpfkeyctl list PINDIR\n"
 		   "       bpfkeyctl jited PINNED_PROG\n"
-		   "       bpfkeyctl --help\n"
+		   "       bpfkeyctl --help | --version\n"
 		   "\n"
 		   "Loads objects post-processed by `bpfkeys resolve` with the patched libbpf\n"
 		   "and flips their static keys (docs/abi.md).\n"
@@ -75,7 +76,8 @@ static void usage(FILE *f)
 		   "  list   programs, keys, their instances and states\n"
 		   "  jited  hex dump of a pinned program's JIT image\n"
 		   "\n"
-		   "  -v, --verbose   libbpf debug output\n");
+		   "  -v, --verbose   libbpf debug output\n"
+		   "  -V, --version   show the version and exit\n");
 }
 
 static int fail(const char *fmt, ...)
@@ -752,12 +754,13 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hvV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -765,6 +768,11 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = true;
 			break;
+		case 'V':
+			/* libbpf_version_string() is the patched libbpf linked in */
+			printf("bpfkeyctl %s (libbpf %s)\n", BPFSK_VERSION,
+			       libbpf_version_string());
+			return 0;
 		default:
 			usage(stderr);
 			return 2;

@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_static_keys_stock.h"
+#include "bpfsk_version.h"
 
 #define EXIT_USAGE 2
 
@@ -31,7 +32,7 @@ static void usage(FILE *f)
 		   "OBJ PINDIR\n"
 		   "       bpfkeyctl-stock set PINDIR KEY on|off\n"
 		   "       bpfkeyctl-stock list PINDIR\n"
-		   "       bpfkeyctl-stock --help\n"
+		   "       bpfkeyctl-stock --help | --version\n"
 		   "\n"
 		   "Static keys on a stock kernel (libbpfkeys): OBJ is the object linked by\n"
 		   "bpfld (with .static_keys). A flip loads, for every program that reaches\n"
@@ -267,6 +268,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("bpfkeyctl-stock %s (libbpf %s)\n", BPFSK_VERSION, libbpf_version_string());
 		return 0;
 	}
 	libbpf_set_print(libbpf_print);
