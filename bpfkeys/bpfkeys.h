@@ -7,6 +7,7 @@
 #ifndef BPFKEYS_H
 #define BPFKEYS_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -157,7 +158,18 @@ void bk_error(const struct bk_object *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Prints "bpfkeys: error: out of memory" and exits. */
+/*
+ * The core has no error path for a failed allocation: every entry into it (the
+ * CLI's main(), libbpfkeys' calls) first sets bk_bail_target with setjmp(),
+ * and bk_bail() jumps there with the error. Per thread, so two threads may run
+ * the core at once; the core itself never exits. What the interrupted call had
+ * allocated outside the bk_object is not freed.
+ */
+extern _Thread_local jmp_buf *bk_bail_target;
+/* longjmp(*bk_bail_target, -err): err is -ENOMEM, or -E2BIG (reported) for
+ * a table past 4 GiB. With no target set (a caller's bug) it aborts. */
+void bk_bail(int err) __attribute__((noreturn));
+/* bk_bail(-ENOMEM) */
 void bk_out_of_memory(void) __attribute__((noreturn));
 void *bk_xcalloc(size_t n, size_t size);
 /* Not zeroed, for tables written in full: zeroing a reused heap block costs a pass over it. */

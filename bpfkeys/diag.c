@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Diagnostics in elfobj's `bpfkeys: in.o: error: ...` form, and allocation that
- * exits on failure (an allocation failure is not a recoverable input error). */
+ * bails out on failure (an allocation failure is not a recoverable input error:
+ * the caller's bk_bail_target gets it). */
+#include <errno.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +34,18 @@ void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 	va_end(ap);
 }
 
+_Thread_local jmp_buf *bk_bail_target;
+
+void bk_bail(int err)
+{
+	if (!bk_bail_target)
+		abort(); /* an entry into the core without a target */
+	longjmp(*bk_bail_target, err < 0 ? -err : err);
+}
+
 void bk_out_of_memory(void)
 {
-	fprintf(stderr, "%s: error: out of memory\n", elfobj_progname);
-	exit(1); /* 2 is a usage error */
+	bk_bail(-ENOMEM);
 }
 
 void *bk_xcalloc(size_t n, size_t size)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* bpfkeys: command line. */
+#include <errno.h>
 #include <getopt.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +76,36 @@ static void usage(FILE *f)
 
 enum { OPT_SET = 256, OPT_JSON };
 
+/* libbpf's own warnings (BTF it parses) would repeat what bpfkeys says */
+static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int run(int argc, char **argv);
+
+/* The core bails out here when an allocation fails (bk_bail_target). */
 int main(int argc, char **argv)
+{
+	jmp_buf bail;
+	int err;
+
+	elfobj_progname = "bpfkeys";
+	libbpf_set_print(silent_libbpf_print);
+	err = setjmp(bail);
+	if (err) {
+		if (err == ENOMEM)
+			fprintf(stderr, "bpfkeys: error: out of memory\n");
+		return 1; /* 2 is a usage error */
+	}
+	bk_bail_target = &bail;
+	return run(argc, argv);
+}
+
+static int run(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -91,7 +122,6 @@ int main(int argc, char **argv)
 	struct bk_object obj;
 	int opt, rc = 1;
 
-	elfobj_progname = "bpfkeys";
 	while ((opt = getopt_long(argc, argv, "+o:hV", options, NULL)) != -1 || optind < argc) {
 		if (opt == -1) { /* a positional argument: command, then input */
 			const char *arg = argv[optind++];
