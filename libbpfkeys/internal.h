@@ -91,7 +91,8 @@ void lbk_print(const struct bpfkeys_object *obj, enum libbpfkeys_print_level lev
 /*
  * fn(obj, arg), a call into bpfkeys' core, which has no error path for a
  * failed allocation: it bails out (bk_bail_target) to here, and the call
- * returns -ENOMEM (said as the object's error). The core's messages go to
+ * returns -ENOMEM (said as the object's error). fn's own -ENOMEM (the
+ * reader's, which says it) is returned as it is. The core's messages go to
  * the object's print callback meanwhile (elfobj_reporter). Both are per
  * thread and restored on return.
  */

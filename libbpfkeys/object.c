@@ -104,8 +104,8 @@ int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, v
 		bk_bail_target = &bail;
 		err = fn(obj, arg);
 		break;
-	case ENOMEM:
-		err = -ENOMEM;
+	case ENOMEM: /* the core's allocation failed, unsaid */
+		err = lbk_error(obj, ENOMEM, "out of memory");
 		break;
 	default: /* a table past 4 GiB, reported */
 		err = -E2BIG;
@@ -113,8 +113,6 @@ int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, v
 	}
 	bk_bail_target = outer_bail;
 	elfobj_reporter = outer_reporter;
-	if (err == -ENOMEM)
-		lbk_error(obj, ENOMEM, "out of memory");
 	return err;
 }
 
@@ -206,11 +204,16 @@ struct bpfkeys_object *lbk_new_object(const char *path, const struct bpfkeys_ope
 		return NULL;
 	}
 	if (!opts_valid(opts, sizeof(*opts))) {
-		obj->print = NULL; /* its fields cannot be trusted */
-		lbk_error(obj, EINVAL,
-			  "struct bpfkeys_open_opts: sz %zu is too small, or the bytes past "
-			  "this library's %zu are not zero",
-			  *(const size_t *)opts, sizeof(*opts));
+		/* said through the callback if the caller's struct has one */
+		size_t sz = *(const size_t *)opts;
+
+		if (sz < sizeof(size_t))
+			lbk_error(obj, EINVAL, "struct bpfkeys_open_opts: sz %zu is too small", sz);
+		else
+			lbk_error(obj, EINVAL,
+				  "struct bpfkeys_open_opts: sz %zu, with fields set past the %zu "
+				  "bytes this library knows",
+				  sz, sizeof(*opts));
 		bpfkeys_close(obj);
 		errno = EINVAL;
 		return NULL;
