@@ -2,6 +2,8 @@
 // libbpfkeys.so has the SONAME libbpfkeys.so.<major> and exports exactly the
 // calls that <bpfkeys/libbpfkeys.h> declares, in one version node: none of
 // bpfkeys' core (bk_*), elfobj (elfobj_*) or the library's internal lbk_*.
+// libbpfkeys.a (the core and elfobj prelinked inside) has exactly the same
+// global symbols.
 // A program linked against the shared library alone opens an object, and
 // sees the version of the top-level CMake project() in the header's macros
 // and in libbpfkeys_version_string().
@@ -19,6 +21,8 @@
 // RUN: nm -D --defined-only %build/libbpfkeys/libbpfkeys.so | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort > %t/exported
 // RUN: cc -E -P -I%repo/libbpfkeys/include -I%build/libbpfkeys/include %repo/libbpfkeys/include/bpfkeys/libbpfkeys.h | grep -oE '\b(lib)?bpfkeys_[a-z_]+\(' | tr -d '(' | sort -u > %t/declared
 // RUN: diff %t/declared %t/exported
+// RUN: nm --defined-only -g %build/libbpfkeys/libbpfkeys.a | awk 'NF == 3 { print $3 }' | sort > %t/static-globals
+// RUN: diff %t/declared %t/static-globals
 // RUN: wc -l < %t/exported | FileCheck --check-prefix=COUNT %s
 // COUNT: 31
 //
