@@ -159,15 +159,18 @@ void bk_error(const struct bk_object *obj, const char *fmt, ...)
 void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
- * The core has no error path for a failed allocation: every entry into it (the
- * CLI's main(), libbpfkeys' calls) first sets bk_bail_target with setjmp(),
- * and bk_bail() jumps there with the error. Per thread, so two threads may run
- * the core at once; the core itself never exits. What the interrupted call had
- * allocated outside the bk_object is not freed.
+ * The core has no error path for a failed allocation, and never exits: a
+ * library entry into it (libbpfkeys' calls, the fuzz target) first sets
+ * bk_bail_target with setjmp(), and bk_bail() jumps there with the error.
+ * Per thread, so two threads may run the core at once. What the interrupted
+ * call had allocated outside the bk_object is not freed. A program (the CLI)
+ * sets bk_bail_exit instead, which says it and exits with every frame live.
  */
 extern _Thread_local jmp_buf *bk_bail_target;
-/* longjmp(*bk_bail_target, -err): err is -ENOMEM, or -E2BIG (reported) for
- * a table past 4 GiB. With no target set (a caller's bug) it aborts. */
+extern void (*bk_bail_exit)(int err) __attribute__((noreturn));
+/* longjmp(*bk_bail_target, -err), else bk_bail_exit(err), else abort() (an
+ * entry without either is a bug): err is -ENOMEM, or -E2BIG (reported) for a
+ * table past 4 GiB. */
 void bk_bail(int err) __attribute__((noreturn));
 /* bk_bail(-ENOMEM) */
 void bk_out_of_memory(void) __attribute__((noreturn));

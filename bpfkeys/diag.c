@@ -35,12 +35,15 @@ void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 }
 
 _Thread_local jmp_buf *bk_bail_target;
+void (*bk_bail_exit)(int err) __attribute__((noreturn));
 
 void bk_bail(int err)
 {
-	if (!bk_bail_target)
-		abort(); /* an entry into the core without a target */
-	longjmp(*bk_bail_target, err < 0 ? -err : err);
+	if (bk_bail_target)
+		longjmp(*bk_bail_target, err < 0 ? -err : err);
+	if (bk_bail_exit)
+		bk_bail_exit(err);
+	abort(); /* an entry into the core that said neither */
 }
 
 void bk_out_of_memory(void)

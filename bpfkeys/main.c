@@ -2,7 +2,6 @@
 /* bpfkeys: command line. */
 #include <errno.h>
 #include <getopt.h>
-#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,27 +84,15 @@ static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, v
 	return 0;
 }
 
-static int run(int argc, char **argv);
-
-/* The core bails out here when an allocation fails (bk_bail_target). */
-int main(int argc, char **argv)
+/* The core's allocation failed (bk_bail): a tool ends there. */
+static void __attribute__((noreturn)) bail_exit(int err)
 {
-	jmp_buf bail;
-	int err;
-
-	elfobj_progname = "bpfkeys";
-	libbpf_set_print(silent_libbpf_print);
-	err = setjmp(bail);
-	if (err) {
-		if (err == ENOMEM)
-			fprintf(stderr, "bpfkeys: error: out of memory\n");
-		return 1; /* 2 is a usage error */
-	}
-	bk_bail_target = &bail;
-	return run(argc, argv);
+	if (err == -ENOMEM)
+		fprintf(stderr, "bpfkeys: error: out of memory\n");
+	exit(1); /* 2 is a usage error */
 }
 
-static int run(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -121,6 +108,10 @@ static int run(int argc, char **argv)
 	bool json = false;
 	struct bk_object obj;
 	int opt, rc = 1;
+
+	elfobj_progname = "bpfkeys";
+	bk_bail_exit = bail_exit;
+	libbpf_set_print(silent_libbpf_print);
 
 	while ((opt = getopt_long(argc, argv, "+o:hV", options, NULL)) != -1 || optind < argc) {
 		if (opt == -1) { /* a positional argument: command, then input */
