@@ -17,6 +17,10 @@
  * links) it replaced with rename(2), then writes the key states. One
  * process at a time holds the directory (flock), from bpfkeys_pin() or
  * bpfkeys_open_pinned() until bpfkeys_close().
+ *
+ * The small allocations here (paths, names) are bpfkeys' bk_x*(): every entry
+ * (bpfkeys_pin, bpfkeys_open_pinned, a flip's or an attach's pin update) runs
+ * under lbk_core(), so that their failure is -ENOMEM, not an exit.
  */
 #include <dirent.h>
 #include <errno.h>
