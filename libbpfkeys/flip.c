@@ -232,6 +232,9 @@ commit_states:
 		if (obj->loaded && obj->pin_dir)
 			err = lbk_core(obj, pin_update, affected);
 	}
+	if (!err && obj->loaded)
+		lbk_print(obj, LIBBPFKEYS_DEBUG, "libbpfkeys: %s: flip: %d program(s) replaced\n",
+			  obj->path, replaced);
 out:
 	free(new_on);
 	free(affected);

@@ -630,6 +630,15 @@ int bpfkeys_load(struct bpfkeys_object *obj)
 		lbk_loaded_put(loaded);
 	}
 	obj->loaded = !err;
+	if (obj->loaded) {
+		size_t programs = 0;
+
+		for (size_t p = 0; p < obj->program_count; p++)
+			programs += load[p];
+		lbk_print(obj, LIBBPFKEYS_INFO,
+			  "libbpfkeys: %s: loaded %zu program(s), %zu map(s)\n", obj->path,
+			  programs, obj->map_count);
+	}
 out:
 	free(load);
 	return err;

@@ -2,7 +2,8 @@
 // A program that links libbpfkeys gets its messages through the open
 // options' print callback, with a level and its own context: why an open
 // failed (the reader's messages on a file that is not ELF, the library's on
-// an object without static keys), and a later error of the object. Nothing
+// an object without static keys), a later error of the object, what a load
+// did (LIBBPFKEYS_INFO) and what a flip did (LIBBPFKEYS_DEBUG). Nothing
 // else goes to stderr. libbpf's print function stays the one the program
 // set. Options with non-zero bytes past the library's struct (a field this
 // library does not know) are refused with EINVAL, said through their
@@ -66,6 +67,12 @@ int main(int argc, char **argv)
 		fail("open %s: %s", argv[1], strerror(errno));
 	printf("flip: %s; errmsg: %s\n", strerror(-bpfkeys_set(obj, "no_such_key", true)),
 	       bpfkeys_errmsg(obj));
+	// CHECK-NEXT: callback level 1: libbpfkeys: {{.*}}linked.o: loaded 2 program(s), {{[0-9]+}} map(s)
+	if (bpfkeys_load(obj))
+		fail("load: %s", bpfkeys_errmsg(obj));
+	// CHECK-NEXT: callback level 2: libbpfkeys: {{.*}}linked.o: flip: 2 program(s) replaced
+	if (bpfkeys_set(obj, "key_a", true) < 0)
+		fail("flip: %s", bpfkeys_errmsg(obj));
 	bpfkeys_close(obj);
 
 	// CHECK-NEXT: libbpf print after the opens: the program's

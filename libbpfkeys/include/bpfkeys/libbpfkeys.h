@@ -71,8 +71,8 @@ const char *libbpfkeys_version_string(void);
 /* Levels of the print callback, as libbpf's */
 enum libbpfkeys_print_level {
 	LIBBPFKEYS_WARN, /* errors, warnings and their notes */
-	LIBBPFKEYS_INFO,
-	LIBBPFKEYS_DEBUG,
+	LIBBPFKEYS_INFO, /* what a load did */
+	LIBBPFKEYS_DEBUG, /* what each flip did */
 };
 
 /* One message, a line ending in '\n' (libbpf_print_fn_t plus the caller's
