@@ -105,7 +105,7 @@ int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, v
 		err = fn(obj, arg);
 		break;
 	case ENOMEM: /* the core's allocation failed, unsaid */
-		err = lbk_error(obj, ENOMEM, "out of memory");
+		err = lbk_error(obj, ENOMEM, "out of memory in bpfkeys' core");
 		break;
 	default: /* a table past 4 GiB, reported */
 		err = -E2BIG;
