@@ -151,6 +151,8 @@ struct bk_object {
 	/* no two functions share a name, nor a function a key's or a section's
 	 * (bk_build_instances): .bpfkeys need not look function names up */
 	bool function_names_unique;
+	/* the analysis failed for want of memory (said), not for the input */
+	bool out_of_memory;
 };
 
 /* diag.c */
@@ -174,6 +176,22 @@ extern void (*bk_bail_exit)(int err) __attribute__((noreturn));
 void bk_bail(int err) __attribute__((noreturn));
 /* bk_bail(-ENOMEM) */
 void bk_out_of_memory(void) __attribute__((noreturn));
+/*
+ * The allocations of a call that leaves nothing allocated behind it (a lower:
+ * its output goes to a file), recorded while bk_transient is set, so that a
+ * bail-out out of it frees them: bk_x*() record what they allocate, bk_free()
+ * (free() in the core, below) forgets it. Per thread, NULL: nothing recorded.
+ */
+struct bk_transient {
+	void **slots; /* open addressing on the pointer; NULL empty */
+	size_t capacity, used, count; /* used: slots ever filled (tombstones too) */
+	struct elfobj_writer *writer; /* the output being written (libelf's), or NULL */
+};
+extern _Thread_local struct bk_transient *bk_transient;
+void bk_free(void *p);
+/* ends the recording; with free_all, frees what is still recorded */
+void bk_transient_end(struct bk_transient *transient, bool free_all);
+#define free(p) bk_free(p)
 void *bk_xcalloc(size_t n, size_t size);
 /* Not zeroed, for tables written in full: zeroing a reused heap block costs a pass over it. */
 void *bk_xmalloc(size_t n, size_t size);

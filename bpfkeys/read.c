@@ -157,7 +157,8 @@ int bk_object_read(struct bk_object *obj, const char *path)
 
 void bk_object_free(struct bk_object *obj)
 {
-	for (size_t i = 0; i < obj->section_count; i++)
+	/* sections may be NULL with a count: an allocation bailed out of adopt() */
+	for (size_t i = 0; obj->sections && i < obj->section_count; i++)
 		free(obj->sections[i].rels_copy);
 	free(obj->sections);
 	free(obj->functions);

@@ -216,7 +216,8 @@ struct elfobj_static_branch {
 	bool jump_when_off; /* polarity: nop_or_goto(l) */
 	bool wide; /* gotol (32-bit) form */
 };
-/* Checks every entry (all errors reported); *branches is malloc'd (NULL if none). */
+/* Checks every entry (all errors reported); *branches is malloc'd (NULL if none). -ENOMEM
+ * (said) when an allocation failed, -1 for any other error. */
 int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branch **branches,
 			    size_t *count);
 /* Name of the STT_FUNC symbol whose range holds `offset` in `section`, or NULL. */

@@ -107,6 +107,11 @@ int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, v
  * failure of an open is said through it. NULL with errno set on failure
  * (EINVAL: opts of a bad size). */
 struct bpfkeys_object *lbk_new_object(const char *path, const struct bpfkeys_open_opts *opts);
+/* The same for a call that leaves nothing allocated behind it (a lower):
+ * the core's allocations are recorded (bk_transient), and a bail-out frees
+ * them. */
+int lbk_core_transient(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+		       void *arg);
 /* calloc(), or NULL with the object's error "out of memory" (ENOMEM) */
 void *lbk_calloc(struct bpfkeys_object *obj, size_t n, size_t size);
 char *lbk_strdup(struct bpfkeys_object *obj, const char *s);

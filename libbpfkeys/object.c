@@ -90,15 +90,20 @@ static void report_core_message(void *ctx, const char *file, const char *section
 		  section ? "': " : "", msg);
 }
 
-int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
-	     void *arg)
+/* fn(obj, arg) with the core's allocations recorded in allocations (if not
+ * NULL: bk_transient), which the caller ends */
+static int core_call(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+		     void *arg, struct bk_transient *allocations)
 {
 	const struct elfobj_reporter reporter = { report_core_message, obj };
 	const struct elfobj_reporter *outer_reporter = elfobj_reporter;
+	struct bk_transient *outer_transient = bk_transient;
 	jmp_buf bail, *outer_bail = bk_bail_target;
 	int err;
 
 	elfobj_reporter = &reporter;
+	if (allocations)
+		bk_transient = allocations;
 	switch (setjmp(bail)) {
 	case 0:
 		bk_bail_target = &bail;
@@ -113,6 +118,24 @@ int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, v
 	}
 	bk_bail_target = outer_bail;
 	elfobj_reporter = outer_reporter;
+	bk_transient = outer_transient;
+	return err;
+}
+
+int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+	     void *arg)
+{
+	return core_call(obj, fn, arg, NULL);
+}
+
+int lbk_core_transient(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+		       void *arg)
+{
+	struct bk_transient allocations = { NULL, 0, 0, 0, NULL };
+	int err = core_call(obj, fn, arg, &allocations);
+
+	/* out of memory: what the call had allocated is lost to it */
+	bk_transient_end(&allocations, err == -ENOMEM);
 	return err;
 }
 
@@ -224,7 +247,9 @@ struct bpfkeys_object *lbk_new_object(const char *path, const struct bpfkeys_ope
 static int analyze(struct bpfkeys_object *obj, void *arg)
 {
 	(void)arg;
-	return bk_analyze(&obj->bk) ? -EINVAL : 0;
+	if (bk_analyze(&obj->bk))
+		return obj->bk.out_of_memory ? -ENOMEM : -EINVAL;
+	return 0;
 }
 
 static int refuse_references(struct bpfkeys_object *obj, void *arg)
@@ -233,9 +258,18 @@ static int refuse_references(struct bpfkeys_object *obj, void *arg)
 	return bk_refuse_references_on_stock(&obj->bk) ? -EOPNOTSUPP : 0;
 }
 
+/*
+ * The open's calls into the core (read, analysis) record their allocations
+ * in `allocations`: on success they are the object's; on failure, what the
+ * object holds is freed with the recording on (bk_free() forgets it), and the
+ * rest, which a bail-out left unreachable, after it.
+ */
 static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_err,
-					  const struct bpfkeys_open_opts *opts)
+					  const struct bpfkeys_open_opts *opts,
+					  struct bk_transient *allocations)
 {
+	struct bk_transient *outer = bk_transient;
+
 	size_t static_keys = 0;
 	const char *object_name = OPT(opts, object_name, NULL);
 	int err;
@@ -255,13 +289,13 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 				BPFKEYS_SECTION);
 		goto fail;
 	}
-	err = lbk_core(obj, analyze, NULL);
+	err = core_call(obj, analyze, NULL, allocations);
 	if (err) {
 		if (err != -ENOMEM)
 			err = lbk_error(obj, err, "static keys do not resolve (see above)");
 		goto fail;
 	}
-	err = lbk_core(obj, refuse_references, NULL);
+	err = core_call(obj, refuse_references, NULL, allocations);
 	if (err) {
 		if (err != -ENOMEM)
 			err = lbk_error(
@@ -301,9 +335,13 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 			if (!obj->programs[p++].name)
 				goto fail;
 		}
+	bk_transient_end(allocations, false);
 	return obj;
 fail:
+	bk_transient = allocations;
 	bpfkeys_close(obj);
+	bk_transient = outer;
+	bk_transient_end(allocations, true);
 	errno = -err;
 	return NULL;
 }
@@ -326,6 +364,7 @@ static int read_object(struct bpfkeys_object *obj, void *arg)
 struct bpfkeys_object *bpfkeys_open_file(const char *path, const struct bpfkeys_open_opts *opts)
 {
 	struct read_args in = { NULL, 0 };
+	struct bk_transient allocations = { NULL, 0, 0, 0, NULL };
 	struct bpfkeys_object *obj = lbk_new_object(path, opts);
 
 	if (!obj)
@@ -337,18 +376,19 @@ struct bpfkeys_object *bpfkeys_open_file(const char *path, const struct bpfkeys_
 		errno = -err;
 		return NULL;
 	}
-	return open_common(obj, lbk_core(obj, read_object, &in), opts);
+	return open_common(obj, core_call(obj, read_object, &in, &allocations), opts, &allocations);
 }
 
 struct bpfkeys_object *bpfkeys_open_mem(const void *buf, size_t size, const char *name,
 					const struct bpfkeys_open_opts *opts)
 {
 	struct read_args in = { buf, size };
+	struct bk_transient allocations = { NULL, 0, 0, 0, NULL };
 	struct bpfkeys_object *obj = lbk_new_object(name ? name : "<memory>", opts);
 
 	if (!obj)
 		return NULL;
-	return open_common(obj, lbk_core(obj, read_object, &in), opts);
+	return open_common(obj, core_call(obj, read_object, &in, &allocations), opts, &allocations);
 }
 
 int bpfkeys_set_autoload(struct bpfkeys_object *obj, const char *program, bool autoload)
@@ -414,7 +454,7 @@ static int lower_image(struct bpfkeys_object *obj, const bool *on, int fd)
 			in.settings[in.count].key = obj->bk.keys[k].name;
 			in.settings[in.count++].on = on[k];
 		}
-	err = lbk_core(obj, lower, &in);
+	err = lbk_core_transient(obj, lower, &in);
 	free(in.settings);
 	if (err && err != -ENOMEM)
 		err = lbk_error(obj, err, "cannot lower the object (see above)");

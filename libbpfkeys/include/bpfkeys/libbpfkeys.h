@@ -16,7 +16,8 @@
  *
  * The library keeps libbpf's contract for a program that links it (a daemon):
  *  - errors are a negative errno (or NULL with errno set), -ENOMEM when memory
- *    runs out; the library never exits;
+ *    runs out (an open or a flip that runs out leaks nothing and changes
+ *    nothing); the library never exits;
  *  - messages ("libbpfkeys: OBJECT: error: ...") go to the print callback of
  *    the object's open options (stderr if none) and the last error stays
  *    available from bpfkeys_errmsg();
