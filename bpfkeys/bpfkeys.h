@@ -7,6 +7,7 @@
 #ifndef BPFKEYS_H
 #define BPFKEYS_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -148,6 +149,8 @@ struct bk_object {
 	/* no two functions share a name, nor a function a key's or a section's
 	 * (bk_build_instances): .bpfkeys need not look function names up */
 	bool function_names_unique;
+	/* the analysis failed for want of memory (said), not for the input */
+	bool out_of_memory;
 };
 
 /* diag.c */
@@ -155,8 +158,38 @@ void bk_error(const struct bk_object *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Prints "bpfkeys: error: out of memory" and exits. */
+/*
+ * The core has no error path for a failed allocation, and never exits: a
+ * library entry into it (libbpfkeys' calls, the fuzz target) first sets
+ * bk_bail_target with setjmp(), and bk_bail() jumps there with the error.
+ * Per thread, so two threads may run the core at once. What the interrupted
+ * call had allocated outside the bk_object is not freed. A program (the CLI)
+ * sets bk_bail_exit instead, which says it and exits with every frame live.
+ */
+extern _Thread_local jmp_buf *bk_bail_target;
+extern void (*bk_bail_exit)(int err) __attribute__((noreturn));
+/* longjmp(*bk_bail_target, -err), else bk_bail_exit(err), else abort() (an
+ * entry without either is a bug): err is -ENOMEM, or -E2BIG (reported) for a
+ * table past 4 GiB. */
+void bk_bail(int err) __attribute__((noreturn));
+/* bk_bail(-ENOMEM) */
 void bk_out_of_memory(void) __attribute__((noreturn));
+/*
+ * The allocations of a call that leaves nothing allocated behind it (a lower:
+ * its output goes to a file), recorded while bk_transient is set, so that a
+ * bail-out out of it frees them: bk_x*() record what they allocate, bk_free()
+ * (free() in the core, below) forgets it. Per thread, NULL: nothing recorded.
+ */
+struct bk_transient {
+	void **slots; /* open addressing on the pointer; NULL empty */
+	size_t capacity, used, count; /* used: slots ever filled (tombstones too) */
+	struct elfobj_writer *writer; /* the output being written (libelf's), or NULL */
+};
+extern _Thread_local struct bk_transient *bk_transient;
+void bk_free(void *p);
+/* ends the recording; with free_all, frees what is still recorded */
+void bk_transient_end(struct bk_transient *transient, bool free_all);
+#define free(p) bk_free(p)
 void *bk_xcalloc(size_t n, size_t size);
 /* Not zeroed, for tables written in full: zeroing a reused heap block costs a pass over it. */
 void *bk_xmalloc(size_t n, size_t size);

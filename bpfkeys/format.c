@@ -3,6 +3,7 @@
  * The .bpfkeys section (abi.md section 5, bpfkeys_format.h): built from a
  * resolved model, and parsed back with every offset and index checked.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +11,13 @@
 #include "bpfkeys.h"
 #include "format.h"
 
-/* elfobj_strtab_add(), exiting on its error (reported): out of memory or 4 GiB of names */
+/* elfobj_strtab_add(), bailing out on its error (reported): out of memory or 4 GiB of names */
 static uint32_t strtab_add(struct elfobj_strtab *st, const char *s)
 {
 	int64_t offset = elfobj_strtab_add(st, s);
 
 	if (offset < 0)
-		exit(1);
+		bk_bail(-E2BIG);
 	return (uint32_t)offset;
 }
 
@@ -70,7 +71,7 @@ static void add_function_names(struct names *names, const struct bk_object *obj,
 	offset = names->unique ? elfobj_strtab_append_unique(&names->st, fn->name, strlen(fn->name))
 			       : elfobj_strtab_add(&names->st, fn->name);
 	if (offset < 0)
-		exit(1);
+		bk_bail(-E2BIG);
 	names->name_offset[f] = (uint32_t)offset;
 	if (!names->section_name[fn->section])
 		names->section_name[fn->section] =
@@ -177,7 +178,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 	refs = (struct bpfkeys_reference *)(buf + hdr.reference_offset);
 	ref_insns = (struct bpfkeys_reference_insn *)(buf + hdr.reference_insn_offset);
 	if (elfobj_strtab_init_in(&names.st, (char *)buf + total, name_bytes))
-		exit(1);
+		bk_bail(-E2BIG);
 	names.name_offset = bk_populated(bk_xcalloc(obj->function_count + 1, sizeof(uint32_t)),
 					 obj->function_count, sizeof(uint32_t));
 	names.section_name = bk_xcalloc(obj->section_count, sizeof(uint32_t));
@@ -186,7 +187,7 @@ int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size
 				  (names.unique ? 0 : obj->function_count) + obj->key_count +
 					  obj->section_count,
 				  0))
-		exit(1);
+		bk_bail(-E2BIG);
 	for (size_t i = 0; i < obj->key_count; i++) {
 		const struct bk_key *key = &obj->keys[i];
 		struct bpfkeys_key *out_key;

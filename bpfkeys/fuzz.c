@@ -103,14 +103,30 @@ static void lower_to_memory(struct bk_object *obj)
 	close(fd);
 }
 
+static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bk_object obj;
 	struct bk_format_view view;
 	uint8_t *built = NULL;
 	size_t built_size;
+	jmp_buf bail;
 
 	elfobj_quiet = true;
+	libbpf_set_print(silent_libbpf_print);
+	/* out of memory: the input is done (what it allocated is lost, as at exit) */
+	if (setjmp(bail)) {
+		bk_bail_target = NULL;
+		return 0;
+	}
+	bk_bail_target = &bail;
 
 	if (bk_object_read_memory(&obj, "fuzz.o", data, size) == 0) {
 		if (obj.instances_section && obj.sections[obj.instances_section].data &&
@@ -129,5 +145,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	bk_object_free(&obj);
+	bk_bail_target = NULL;
 	return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* bpfkeys: command line. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,6 +76,23 @@ static void usage(FILE *f)
 
 enum { OPT_SET = 256, OPT_JSON };
 
+/* libbpf's own warnings (BTF it parses) would repeat what bpfkeys says */
+static int silent_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* The core's allocation failed (bk_bail): a tool ends there. */
+static void __attribute__((noreturn)) bail_exit(int err)
+{
+	if (err == -ENOMEM)
+		fprintf(stderr, "bpfkeys: error: out of memory\n");
+	exit(1); /* 2 is a usage error */
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -93,6 +111,9 @@ int main(int argc, char **argv)
 	int opt, rc = 1;
 
 	elfobj_progname = "bpfkeys";
+	bk_bail_exit = bail_exit;
+	libbpf_set_print(silent_libbpf_print);
+
 	while ((opt = getopt_long(argc, argv, "+o:hV", options, NULL)) != -1 || optind < argc) {
 		if (opt == -1) { /* a positional argument: command, then input */
 			const char *arg = argv[optind++];

@@ -6,6 +6,7 @@
  * model (relocations sorted by offset per section) and the sections bpfkeys
  * interprets are found. Later phases may then index without checks.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,14 +78,6 @@ static void read_relocations(struct bk_object *obj)
 	}
 }
 
-static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
 /* bpfkeys' view of what elfobj read (which it owns: see bk_object_free). */
 static int adopt(struct bk_object *obj, int err)
 {
@@ -93,7 +86,6 @@ static int adopt(struct bk_object *obj, int err)
 	obj->path = file->path;
 	if (err)
 		return -1;
-	libbpf_set_print(silent_print);
 	obj->section_count = file->section_count;
 	obj->sections = bk_xcalloc(obj->section_count, sizeof(*obj->sections));
 	for (size_t i = 0; i < obj->section_count; i++) {
@@ -137,10 +129,12 @@ static int find_sections(struct bk_object *obj, int err)
 	return 0;
 }
 
-/* On failure nothing is left to free, and obj->path still names the file. */
+/* On failure nothing is left to free, and obj->path still names the file;
+ * -ENOMEM if the reader ran out of memory (said). */
 static int read_done(struct bk_object *obj, const char *path, int err)
 {
 	if (err) {
+		err = obj->file.out_of_memory ? -ENOMEM : err;
 		bk_object_free(obj);
 		obj->path = path;
 	}
@@ -163,7 +157,8 @@ int bk_object_read(struct bk_object *obj, const char *path)
 
 void bk_object_free(struct bk_object *obj)
 {
-	for (size_t i = 0; i < obj->section_count; i++)
+	/* sections may be NULL with a count: an allocation bailed out of adopt() */
+	for (size_t i = 0; obj->sections && i < obj->section_count; i++)
 		free(obj->sections[i].rels_copy);
 	free(obj->sections);
 	free(obj->functions);

@@ -6,6 +6,7 @@
  * 2 and 5). All errors of one kind are reported before failing, so a user
  * sees every bad site at once.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,8 +116,12 @@ int bk_read_sites(struct bk_object *obj)
 	size_t count, function_hint = 0;
 	int errors = 0;
 
-	if (elfobj_read_static_keys(&obj->file, &branches, &count))
+	int err = elfobj_read_static_keys(&obj->file, &branches, &count);
+
+	if (err) {
+		obj->out_of_memory = err == -ENOMEM;
 		return -1;
+	}
 	if (count >= UINT32_MAX || obj->function_count >= UINT32_MAX ||
 	    obj->section_count >= UINT32_MAX) {
 		bk_error(obj, "too many functions, sections or static-key sites (4G)");

@@ -291,12 +291,16 @@ int bk_write(const struct bk_object *obj, const struct bk_edit *edit, const char
 			       : elfobj_writer_open_fd(&w, "<output>", out_fd, &header);
 	}
 	if (!err) {
+		if (bk_transient) /* a bail-out in build_elf aborts it */
+			bk_transient->writer = &w;
 		if (build_elf(obj, edit, &r, &w, &bufs)) {
 			elfobj_writer_abort(&w);
 			err = -1;
 		} else {
 			err = elfobj_writer_commit(&w);
 		}
+		if (bk_transient)
+			bk_transient->writer = NULL;
 	}
 	for (size_t i = 0; i < bufs.count; i++)
 		free(bufs.items[i]);

@@ -4,24 +4,25 @@
 #   tools: bpfld, bpfkeys (bin), bpfkeyctl and bpfkeyctl-stock (sbin: they
 #          load programs, root's work; bpfkeyctl execs the bpfkeyctl-stock
 #          next to it), their man pages and bash completion;
-#   dev:   libbpfkeys and its header, the BPF header <bpf/bpf_static_keys.h>
+#   lib:   libbpfkeys.so.MAJOR;
+#   dev:   libbpfkeys.so, libbpfkeys.a and <bpfkeys/libbpfkeys.h>, the BPF header <bpf/bpf_static_keys.h>
 #          with the uapi header it includes, libbpfkeys.pc, the CMake
 #          package (find_package(bpfkeys)) and libbpfkeys(3).
 # Every destination is relative to the prefix and the .pc and CMake files
 # find the prefix from where they are installed, so --prefix at install time
 # and DESTDIR both work. Test helpers (bpf-test-runner, fuzz targets) are
-# not installed. To install another library target or header, add it to the
-# lists below.
+# not installed.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(BPFSK_INSTALL_BIN_TARGETS bpfld bpfkeys)
 set(BPFSK_INSTALL_SBIN_TARGETS bpfkeyctl-stock)
-set(BPFSK_INSTALL_LIBRARY_TARGETS libbpfkeys)
-# the library's public header(s), installed in the include directory itself
-set(BPFSK_INSTALL_LIBRARY_HEADERS ${PROJECT_SOURCE_DIR}/libbpfkeys/bpf_static_keys_stock.h)
-# the archive's name for the CMake package's imported target
-set(BPFSK_INSTALL_LIBRARY_FILE
+# the file names the CMake package's imported targets point at
+set(BPFSK_INSTALL_SHARED_FILE
+  ${CMAKE_SHARED_LIBRARY_PREFIX}bpfkeys${CMAKE_SHARED_LIBRARY_SUFFIX}.${PROJECT_VERSION})
+set(BPFSK_INSTALL_SHARED_SONAME
+  ${CMAKE_SHARED_LIBRARY_PREFIX}bpfkeys${CMAKE_SHARED_LIBRARY_SUFFIX}.${PROJECT_VERSION_MAJOR})
+set(BPFSK_INSTALL_STATIC_FILE
   ${CMAKE_STATIC_LIBRARY_PREFIX}bpfkeys${CMAKE_STATIC_LIBRARY_SUFFIX})
 
 install(TARGETS ${BPFSK_INSTALL_BIN_TARGETS}
@@ -34,11 +35,15 @@ install(TARGETS ${BPFSK_INSTALL_SBIN_TARGETS}
 install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/bpfkeyctl OPTIONAL
   DESTINATION ${CMAKE_INSTALL_SBINDIR} COMPONENT tools)
 
-install(TARGETS ${BPFSK_INSTALL_LIBRARY_TARGETS}
+# libbpfkeys.so.MAJOR (the run-time library, component lib), its
+# libbpfkeys.so link, the archive and <bpfkeys/libbpfkeys.h> with its
+# generated version header (both targets' PUBLIC_HEADER) for the dev one
+install(TARGETS libbpfkeys_shared
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT lib NAMELINK_COMPONENT dev
+  PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/bpfkeys COMPONENT dev)
+install(TARGETS libbpfkeys
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
-install(FILES ${BPFSK_INSTALL_LIBRARY_HEADERS}
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
+  PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/bpfkeys COMPONENT dev)
 # <bpf/bpf_static_keys.h> next to libbpf's <bpf/bpf_helpers.h>; its
 # "uapi/linux/bpf_static_keys.h" include resolves beside it
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime-headers/

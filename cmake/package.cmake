@@ -3,7 +3,8 @@
 # per install component (cmake/install.cmake):
 #   bpf-static-keys  (tools) bpfld, bpfkeys, bpfkeyctl(-stock), man pages,
 #                    bash completion
-#   libbpfkeys-dev   (dev)   libbpfkeys, its header, <bpf/bpf_static_keys.h>,
+#   libbpfkeys0      (lib)   libbpfkeys.so.0
+#   libbpfkeys-dev   (dev)   libbpfkeys.so and .a, <bpfkeys/libbpfkeys.h>, <bpf/bpf_static_keys.h>,
 #                    libbpfkeys.pc, the CMake package, libbpfkeys(3)
 # Configure with -DCMAKE_INSTALL_PREFIX=/usr for Debian's multiarch libdir.
 # The tools' library dependencies come from dpkg-shlibdeps; the -dev
@@ -17,7 +18,7 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL tools dev)
+set(CPACK_COMPONENTS_ALL tools lib dev)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER ${BPFSK_DEB_MAINTAINER})
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
@@ -34,11 +35,19 @@ lowers them to fixed branches for stock kernels, bpfkeyctl and
 bpfkeyctl-stock load objects and flip their keys (in place on a kernel
 with the static keys series, by program replacement on stock kernels).")
 
+set(CPACK_DEBIAN_LIB_PACKAGE_NAME libbpfkeys${PROJECT_VERSION_MAJOR})
+set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
+set(CPACK_COMPONENT_LIB_DESCRIPTION
+  "BPF static keys: the libbpfkeys run-time library
+libbpfkeys flips the static keys of BPF programs at run time on stock
+kernels by atomic program replacement, on the system's libbpf.")
+
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libbpfkeys-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # bpf_static_keys.h includes <linux/types.h> and <bpf/bpf_helpers.h>;
-# libbpfkeys.pc requires libbpf and libelf
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libbpf-dev (>= 1:1.1), libelf-dev, linux-libc-dev, pkg-config")
+# libbpfkeys.pc requires libbpf (and libelf, zlib for the archive)
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
+  "libbpfkeys${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}), libbpf-dev (>= 1:1.1), libelf-dev, zlib1g-dev, linux-libc-dev, pkg-config")
 set(CPACK_COMPONENT_DEV_DESCRIPTION
   "BPF static keys: libbpfkeys and the BPF header
 libbpfkeys flips the static keys of BPF programs at run time on stock

@@ -6,10 +6,15 @@
 
 const char *elfobj_progname = "elfobj";
 bool elfobj_quiet;
+_Thread_local const struct elfobj_reporter *elfobj_reporter;
 
 void elfobj_vreport(const char *file, const char *section, const char *kind, const char *fmt,
 		    va_list ap)
 {
+	if (elfobj_reporter) {
+		elfobj_reporter->report(elfobj_reporter->ctx, file, section, kind, fmt, ap);
+		return;
+	}
 	if (elfobj_quiet)
 		return;
 	fprintf(stderr, "%s: ", elfobj_progname);

@@ -58,6 +58,17 @@
 /* ---- diagnostics (diag.c) ---- */
 extern const char *elfobj_progname; /* "bpfld", "bpfkeys" */
 extern bool elfobj_quiet; /* no output at all (fuzzing) */
+/*
+ * Where this thread's messages go instead of stderr: libbpfkeys sets it
+ * around each call into the tools' code, so that a library's messages reach
+ * its caller's print callback. NULL (the CLIs): stderr, "progname: ...".
+ */
+struct elfobj_reporter {
+	void (*report)(void *ctx, const char *file, const char *section, const char *kind,
+		       const char *fmt, va_list ap);
+	void *ctx;
+};
+extern _Thread_local const struct elfobj_reporter *elfobj_reporter;
 
 void elfobj_vreport(const char *file, const char *section, const char *kind, const char *fmt,
 		    va_list ap);
@@ -124,6 +135,7 @@ struct elfobj {
 	struct btf *btf; /* .BTF, NULL if none */
 	bool has_btf_ext;
 	struct elfobj_btf_ext_block btf_ext[ELFOBJ_BTF_EXT_BLOCKS];
+	bool out_of_memory; /* reading failed for want of memory (reported) */
 };
 
 /*
@@ -204,7 +216,8 @@ struct elfobj_static_branch {
 	bool jump_when_off; /* polarity: nop_or_goto(l) */
 	bool wide; /* gotol (32-bit) form */
 };
-/* Checks every entry (all errors reported); *branches is malloc'd (NULL if none). */
+/* Checks every entry (all errors reported); *branches is malloc'd (NULL if none). -ENOMEM
+ * (said) when an allocation failed, -1 for any other error. */
 int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branch **branches,
 			    size_t *count);
 /* Name of the STT_FUNC symbol whose range holds `offset` in `section`, or NULL. */

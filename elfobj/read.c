@@ -18,6 +18,8 @@
 #include "elfobj.h"
 
 #define fail(obj, section, ...) elfobj_error((obj)->path, section, __VA_ARGS__)
+/* an allocation failed: said, and kept for a library caller's -ENOMEM */
+#define out_of_memory(obj) ((obj)->out_of_memory = true, fail(obj, NULL, "out of memory"))
 
 uint64_t elfobj_relocation_width(uint32_t type)
 {
@@ -210,7 +212,7 @@ static int check_layout(struct elfobj *obj)
 	int err = 0;
 
 	if (!extents)
-		return fail(obj, NULL, "out of memory");
+		return out_of_memory(obj);
 	extents[count++] = (struct extent){ 0, sizeof(Elf64_Ehdr), SIZE_MAX };
 	extents[count++] = (struct extent){ obj->ehdr.e_shoff,
 					    obj->ehdr.e_shoff + (uint64_t)obj->section_count *
@@ -307,7 +309,7 @@ static int check_sections(struct elfobj *obj)
 
 	obj->sections = calloc(obj->section_count, sizeof(*obj->sections));
 	if (!obj->sections)
-		return fail(obj, NULL, "out of memory");
+		return out_of_memory(obj);
 	/* the headers were checked to lie in the image, 8-byte aligned */
 	for (size_t i = 1; i < obj->section_count; i++)
 		memcpy(&obj->sections[i].shdr,
@@ -368,7 +370,7 @@ static int check_sections(struct elfobj *obj)
 		    (uintptr_t)sec->data % 8) {
 			sec->aligned_copy = malloc(sh->sh_size);
 			if (!sec->aligned_copy)
-				return fail(obj, NULL, "out of memory");
+				return out_of_memory(obj);
 			memcpy(sec->aligned_copy, sec->data, sh->sh_size);
 			sec->data = sec->aligned_copy;
 		}
@@ -415,7 +417,7 @@ static int check_symbols(struct elfobj *obj)
 	obj->symbols = (Elf64_Sym *)symtab->data;
 	obj->symbol_names = calloc(obj->symbol_count, sizeof(*obj->symbol_names));
 	if (!obj->symbol_names)
-		return fail(obj, NULL, "out of memory");
+		return out_of_memory(obj);
 	elfobj_populate(obj->symbol_names, obj->symbol_count * sizeof(*obj->symbol_names));
 	obj->symbol_names[0] = "";
 	if (obj->symbols[0].st_name || obj->symbols[0].st_info || obj->symbols[0].st_other ||
@@ -619,7 +621,8 @@ int elfobj_parse_memory(struct elfobj *obj, const char *path, const void *buf, s
 
 	if (!image) {
 		memset(obj, 0, sizeof(*obj));
-		return elfobj_error(path, NULL, "out of memory");
+		obj->path = path;
+		return out_of_memory(obj);
 	}
 	memcpy(image, buf, size);
 	return elfobj_parse(obj, path, image, size);
@@ -649,7 +652,7 @@ int elfobj_open(struct elfobj *obj, const char *path)
 	image = calloc((size_t)st.st_size + 1, 1);
 	if (!image) {
 		close(fd);
-		return fail(obj, NULL, "out of memory");
+		return out_of_memory(obj);
 	}
 	while (done < (size_t)st.st_size) {
 		ssize_t n = read(fd, image + done, (size_t)st.st_size - done);

@@ -8,6 +8,7 @@
  * static key by its BTF) is for each tool to say: bpfld may see a key
  * declared here and defined in another object.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,7 +266,8 @@ int elfobj_read_static_keys(const struct elfobj *obj, struct elfobj_static_branc
 	if (*branches)
 		elfobj_populate(*branches, count * sizeof(**branches));
 	if ((!rels && rel_count) || !*branches) {
-		errors = elfobj_error(obj->path, NULL, "out of memory");
+		elfobj_error(obj->path, NULL, "out of memory");
+		errors = -ENOMEM; /* said; told apart for a library caller */
 		goto out;
 	}
 	if (check_relocations(obj, keys, rels, rel_count)) {
@@ -325,7 +327,7 @@ out:
 		free(*branches);
 		*branches = NULL;
 		*branch_count = 0;
-		return -1;
+		return errors == -ENOMEM ? -ENOMEM : -1;
 	}
 	return 0;
 }

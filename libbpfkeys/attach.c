@@ -16,31 +16,31 @@
 static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char *name,
 					  ssize_t *index)
 {
-	*index = bpfkeys_program_index(obj, name);
+	*index = lbk_program_index(obj, name);
 	if (*index < 0) {
-		bpfkeys_error(obj, ENOENT, "no program named '%s'", name);
+		lbk_error(obj, ENOENT, "no program named '%s'", name);
 		return NULL;
 	}
 	if (!obj->programs[*index].loaded) {
 		if (obj->programs[*index].pinned_fd >= 0)
-			bpfkeys_error(
-				obj, EOPNOTSUPP,
-				"program '%s' was opened from its pin: attach it in the process "
-				"that loads it (a pinned object flips the links it has)",
-				name);
+			lbk_error(obj, EOPNOTSUPP,
+				  "program '%s' was opened from its pin: attach it in the process "
+				  "that loads it (a pinned object flips the links it has)",
+				  name);
 		else
-			bpfkeys_error(obj, EINVAL, "program '%s' is not loaded", name);
+			lbk_error(obj, EINVAL, "program '%s' is not loaded", name);
 		return NULL;
 	}
 	return bpf_object__find_program_by_name(obj->programs[*index].loaded->bpf, name);
 }
 
-struct bpfkeys_link *bpfkeys_add_link(struct bpfkeys_object *obj, size_t program,
-				      enum bpfkeys_link_kind kind, struct bpf_link *bpf_link,
-				      int fd)
+struct bpfkeys_link *lbk_add_link(struct bpfkeys_object *obj, size_t program,
+				  enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
 {
-	struct bpfkeys_link *link = bk_xcalloc(1, sizeof(*link)), **tail = &obj->links;
+	struct bpfkeys_link *link = lbk_calloc(obj, 1, sizeof(*link)), **tail = &obj->links;
 
+	if (!link)
+		return NULL;
 	link->obj = obj;
 	link->kind = kind;
 	link->program = program;
@@ -52,13 +52,26 @@ struct bpfkeys_link *bpfkeys_add_link(struct bpfkeys_object *obj, size_t program
 	return link;
 }
 
+static int pin_link(struct bpfkeys_object *obj, void *link)
+{
+	return lbk_pin_link(obj, link);
+}
+
 /* a link made here: pinned at once if the object is */
 static struct bpfkeys_link *add_link(struct bpfkeys_object *obj, ssize_t program,
 				     enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
 {
-	struct bpfkeys_link *link = bpfkeys_add_link(obj, (size_t)program, kind, bpf_link, fd);
+	struct bpfkeys_link *link = lbk_add_link(obj, (size_t)program, kind, bpf_link, fd);
 
-	if (obj->pin_dir && bpfkeys_pin_link(obj, link)) {
+	if (!link) {
+		if (bpf_link)
+			bpf_link__destroy(bpf_link);
+		else
+			close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (obj->pin_dir && lbk_core(obj, pin_link, link)) {
 		int err = errno;
 
 		bpfkeys_link_destroy(link);
@@ -89,14 +102,14 @@ static struct bpfkeys_link *attach_with_libbpf(struct bpfkeys_object *obj, const
 		break;
 	}
 	if (!link) {
-		bpfkeys_error(obj, errno, "program '%s': %s attach to %s %d: %s", program,
-			      kind == BPFKEYS_LINK_XDP	    ? "XDP"
-			      : kind == BPFKEYS_LINK_CGROUP ? "cgroup"
-							    : "netns",
-			      kind == BPFKEYS_LINK_XDP	    ? "ifindex"
-			      : kind == BPFKEYS_LINK_CGROUP ? "cgroup fd"
-							    : "netns fd",
-			      target, strerror(errno));
+		lbk_error(obj, errno, "program '%s': %s attach to %s %d: %s", program,
+			  kind == BPFKEYS_LINK_XDP	? "XDP"
+			  : kind == BPFKEYS_LINK_CGROUP ? "cgroup"
+							: "netns",
+			  kind == BPFKEYS_LINK_XDP	? "ifindex"
+			  : kind == BPFKEYS_LINK_CGROUP ? "cgroup fd"
+							: "netns fd",
+			  target, strerror(errno));
 		return NULL;
 	}
 	return add_link(obj, p, kind, link, -1);
@@ -133,8 +146,8 @@ struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *
 		bpf_program__fd(prog), ifindex,
 		(enum bpf_attach_type)(egress ? BPFKEYS_TCX_EGRESS : BPFKEYS_TCX_INGRESS), NULL);
 	if (fd < 0) {
-		bpfkeys_error(obj, fd, "program '%s': tcx %s attach to ifindex %d: %s", program,
-			      egress ? "egress" : "ingress", ifindex, strerror(-fd));
+		lbk_error(obj, fd, "program '%s': tcx %s attach to ifindex %d: %s", program,
+			  egress ? "egress" : "ingress", ifindex, strerror(-fd));
 		return NULL;
 	}
 	return add_link(obj, p, BPFKEYS_LINK_TCX, NULL, fd);
@@ -148,15 +161,14 @@ struct bpfkeys_link *bpfkeys_attach(struct bpfkeys_object *obj, const char *prog
 	struct bpf_link *link;
 
 	if (flags & ~BPFKEYS_ATTACH_OVERLAP) {
-		bpfkeys_error(obj, EINVAL, "program '%s': unknown attach flags 0x%x", program,
-			      flags);
+		lbk_error(obj, EINVAL, "program '%s': unknown attach flags 0x%x", program, flags);
 		return NULL;
 	}
 	prog = loaded_program(obj, program, &p);
 	if (!prog)
 		return NULL;
 	if (!(flags & BPFKEYS_ATTACH_OVERLAP)) {
-		bpfkeys_error(
+		lbk_error(
 			obj, EOPNOTSUPP,
 			"program '%s' (section %s): its link cannot be updated by BPF_LINK_UPDATE, "
 			"so a flip would attach the new version before detaching the old one (both "
@@ -167,8 +179,8 @@ struct bpfkeys_link *bpfkeys_attach(struct bpfkeys_object *obj, const char *prog
 	}
 	link = bpf_program__attach(prog);
 	if (!link) {
-		bpfkeys_error(obj, errno, "program '%s' (section %s): attach: %s", program,
-			      bpf_program__section_name(prog), strerror(errno));
+		lbk_error(obj, errno, "program '%s' (section %s): attach: %s", program,
+			  bpf_program__section_name(prog), strerror(errno));
 		return NULL;
 	}
 	return add_link(obj, p, BPFKEYS_LINK_OVERLAP, link, -1);
@@ -184,7 +196,7 @@ bool bpfkeys_link_is_atomic(const struct bpfkeys_link *link)
 	return link->kind != BPFKEYS_LINK_OVERLAP;
 }
 
-void bpfkeys_link_release(struct bpfkeys_link *link)
+void lbk_link_release(struct bpfkeys_link *link)
 {
 	struct bpfkeys_link **pos;
 
@@ -209,6 +221,6 @@ int bpfkeys_link_destroy(struct bpfkeys_link *link)
 	/* the pin holds the link too: without it the link goes with our fd */
 	if (link->pin_path && unlink(link->pin_path) && errno != ENOENT)
 		err = -errno;
-	bpfkeys_link_release(link);
+	lbk_link_release(link);
 	return err;
 }

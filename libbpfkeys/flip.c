@@ -38,19 +38,21 @@ static const char *kind_name(enum bpfkeys_link_kind kind)
 static int new_states(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings,
 		      size_t count, bool *new_on)
 {
-	bool *seen = bk_xcalloc(obj->bk.key_count, sizeof(bool));
+	bool *seen = lbk_calloc(obj, obj->bk.key_count, sizeof(bool));
 	int err = 0;
 
+	if (!seen)
+		return -ENOMEM;
 	memcpy(new_on, obj->on, obj->bk.key_count * sizeof(bool));
 	for (size_t s = 0; s < count && !err; s++) {
 		ssize_t k = settings[s].key ? bk_key_by_name(&obj->bk, settings[s].key) : -1;
 
 		if (k < 0 || !obj->bk.keys[k].is_static_key)
-			err = bpfkeys_error(obj, ENOENT, "no static key named '%s'",
-					    settings[s].key ? settings[s].key : "(null)");
+			err = lbk_error(obj, ENOENT, "no static key named '%s'",
+					settings[s].key ? settings[s].key : "(null)");
 		else if (seen[k])
-			err = bpfkeys_error(obj, EINVAL, "key '%s' set twice in one flip",
-					    settings[s].key);
+			err = lbk_error(obj, EINVAL, "key '%s' set twice in one flip",
+					settings[s].key);
 		else {
 			seen[k] = true;
 			new_on[k] = settings[s].on;
@@ -73,12 +75,12 @@ static int undo(struct bpfkeys_object *obj, struct bpfkeys_link **swapped, int *
 
 		if (bpf_link_update(swapped[i]->fd, old_fd[i], &back)) {
 			lost++;
-			/* errmsg keeps the first error; this one only goes to stderr */
-			fprintf(stderr,
-				"libbpfkeys: %s: error: program '%s': link fd %d (%s) could not be "
-				"restored to the old program: %s\n",
-				obj->path, obj->programs[swapped[i]->program].name, swapped[i]->fd,
-				kind_name(swapped[i]->kind), strerror(errno));
+			/* errmsg keeps the first error; this one is only printed */
+			lbk_print(obj, LIBBPFKEYS_WARN,
+				  "libbpfkeys: %s: error: program '%s': link fd %d (%s) could not "
+				  "be restored to the old program: %s\n",
+				  obj->path, obj->programs[swapped[i]->program].name,
+				  swapped[i]->fd, kind_name(swapped[i]->kind), strerror(errno));
 		}
 	}
 	for (size_t i = 0; i < link_count; i++)
@@ -97,10 +99,14 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 
 	for (l = obj->links; l; l = l->next)
 		n++;
-	swapped = bk_xcalloc(n, sizeof(*swapped));
-	attached = bk_xcalloc(n, sizeof(*attached));
-	old_fd = bk_xcalloc(n, sizeof(int));
-	new_fd = bk_xcalloc(n, sizeof(int));
+	swapped = lbk_calloc(obj, n, sizeof(*swapped));
+	attached = lbk_calloc(obj, n, sizeof(*attached));
+	old_fd = lbk_calloc(obj, n, sizeof(int));
+	new_fd = lbk_calloc(obj, n, sizeof(int));
+	if (!swapped || !attached || !old_fd || !new_fd) {
+		err = -ENOMEM; /* nothing changed yet */
+		goto out;
+	}
 
 	/* attach-then-detach links first: undoing them is only a detach */
 	n = 0;
@@ -112,10 +118,10 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 		attached[n] =
 			bpf_program__attach(bpf_object__find_program_by_name(variant->bpf, name));
 		if (!attached[n]) {
-			err = bpfkeys_error(obj, errno,
-					    "program '%s': cannot attach its new version: %s; no "
-					    "link was changed",
-					    name, strerror(errno));
+			err = lbk_error(obj, errno,
+					"program '%s': cannot attach its new version: %s; no "
+					"link was changed",
+					name, strerror(errno));
 			goto fail;
 		}
 	}
@@ -131,10 +137,10 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 		LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE,
 			    .old_prog_fd = from);
 		if (bpf_link_update(l->fd, to, &opts)) {
-			err = bpfkeys_error(obj, errno,
-					    "program '%s': link fd %d (%s): BPF_LINK_UPDATE "
-					    "failed: %s; no link was changed",
-					    name, l->fd, kind_name(l->kind), strerror(errno));
+			err = lbk_error(obj, errno,
+					"program '%s': link fd %d (%s): BPF_LINK_UPDATE "
+					"failed: %s; no link was changed",
+					name, l->fd, kind_name(l->kind), strerror(errno));
 			goto fail;
 		}
 		swapped[swapped_count] = l;
@@ -145,7 +151,7 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 	for (l = obj->links; l; l = l->next, n++) {
 		if (!attached[n])
 			continue;
-		/* a pinned one stays attached until its pin moves (bpfkeys_pin_update) */
+		/* a pinned one stays attached until its pin moves (lbk_pin_update) */
 		if (l->bpf_link)
 			bpf_link__destroy(l->bpf_link);
 		else
@@ -165,13 +171,22 @@ out:
 	return err;
 }
 
+static int pin_update(struct bpfkeys_object *obj, void *affected)
+{
+	return lbk_pin_update(obj, affected);
+}
+
 int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings, size_t count)
 {
-	bool *new_on = bk_xcalloc(obj->bk.key_count, sizeof(bool));
-	bool *affected = bk_xcalloc(obj->program_count, sizeof(bool));
+	bool *new_on = lbk_calloc(obj, obj->bk.key_count, sizeof(bool));
+	bool *affected = lbk_calloc(obj, obj->program_count, sizeof(bool));
 	struct bpfkeys_loaded *variant = NULL;
 	int err, replaced = 0;
 
+	if (!new_on || !affected) {
+		err = -ENOMEM;
+		goto out;
+	}
 	err = new_states(obj, settings, count, new_on);
 	if (err || !obj->loaded)
 		goto commit_states;
@@ -181,30 +196,30 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 
 		if (new_on[in->key] == obj->on[in->key])
 			continue;
-		p = bpfkeys_program_index(obj, obj->bk.functions[in->program].name);
-		if (p >= 0 && bpfkeys_program_loaded(obj, (size_t)p) && !affected[p]) {
+		p = lbk_program_index(obj, obj->bk.functions[in->program].name);
+		if (p >= 0 && lbk_program_loaded(obj, (size_t)p) && !affected[p]) {
 			affected[p] = true;
 			replaced++;
 		}
 	}
 	if (!replaced)
 		goto commit_states;
-	err = bpfkeys_open_variant(obj, new_on, &variant);
+	err = lbk_open_variant(obj, new_on, &variant);
 	if (!err)
-		err = bpfkeys_load_variant(obj, variant, affected);
+		err = lbk_load_variant(obj, variant, affected);
 	if (!err)
 		err = swap_links(obj, variant, affected);
 	if (err) {
 		if (variant) {
 			variant->refs = 1;
-			bpfkeys_loaded_put(variant);
+			lbk_loaded_put(variant);
 		}
 		goto out;
 	}
 	for (size_t p = 0; p < obj->program_count; p++)
 		if (affected[p]) {
 			variant->refs++;
-			bpfkeys_loaded_put(obj->programs[p].loaded);
+			lbk_loaded_put(obj->programs[p].loaded);
 			obj->programs[p].loaded = variant;
 			if (obj->programs[p].pinned_fd >= 0) {
 				close(obj->programs[p].pinned_fd);
@@ -215,8 +230,11 @@ commit_states:
 	if (!err) {
 		memcpy(obj->on, new_on, obj->bk.key_count * sizeof(bool));
 		if (obj->loaded && obj->pin_dir)
-			err = bpfkeys_pin_update(obj, affected);
+			err = lbk_core(obj, pin_update, affected);
 	}
+	if (!err && obj->loaded)
+		lbk_print(obj, LIBBPFKEYS_DEBUG, "libbpfkeys: %s: flip: %d program(s) replaced\n",
+			  obj->path, replaced);
 out:
 	free(new_on);
 	free(affected);

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bpf_static_keys_stock.h"
 #include "bpfkeys.h"
+#include "bpfkeys/libbpfkeys.h"
 
 #define BPFKEYS_ERRMSG_SIZE 512
 /* Per-program verifier log buffer of a variant: enough for the error at the
@@ -61,6 +61,8 @@ struct bpfkeys_link {
 
 struct bpfkeys_object {
 	char *path; /* for messages */
+	libbpfkeys_print_fn_t print; /* NULL: stderr */
+	void *print_ctx;
 	char *name; /* libbpf object name */
 	bool keep_verifier_log;
 	struct bk_object bk; /* the raw object, analyzed */
@@ -79,28 +81,59 @@ struct bpfkeys_object {
 };
 
 /* object.c */
-int bpfkeys_error(struct bpfkeys_object *obj, int err, const char *fmt, ...)
+/* records the message as the object's last error, prints it, returns -err
+ * (err: an errno, either sign) with errno set */
+int lbk_error(struct bpfkeys_object *obj, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-ssize_t bpfkeys_program_index(const struct bpfkeys_object *obj, const char *name);
+/* one line through the object's print callback */
+void lbk_print(const struct bpfkeys_object *obj, enum libbpfkeys_print_level level, const char *fmt,
+	       ...) __attribute__((format(printf, 3, 4)));
+/*
+ * fn(obj, arg), a call into bpfkeys' core, which has no error path for a
+ * failed allocation: it bails out (bk_bail_target) to here, and the call
+ * returns -ENOMEM (said as the object's error). fn's own -ENOMEM (the
+ * reader's, which says it) is returned as it is. The core's messages go to
+ * the object's print callback meanwhile (elfobj_reporter). Both are per
+ * thread and restored on return.
+ */
+int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+	     void *arg);
+/* a field of opts, if the caller's struct has it (its sz covers it) */
+#define LBK_OPT(opts, field, fallback)                                                        \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field) \
+		 ? (opts)->field                                                              \
+		 : (fallback))
+/* A new object named path, its print callback set first from opts: every
+ * failure of an open is said through it. NULL with errno set on failure
+ * (EINVAL: opts of a bad size). */
+struct bpfkeys_object *lbk_new_object(const char *path, const struct bpfkeys_open_opts *opts);
+/* The same for a call that leaves nothing allocated behind it (a lower):
+ * the core's allocations are recorded (bk_transient), and a bail-out frees
+ * them. */
+int lbk_core_transient(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+		       void *arg);
+/* calloc(), or NULL with the object's error "out of memory" (ENOMEM) */
+void *lbk_calloc(struct bpfkeys_object *obj, size_t n, size_t size);
+char *lbk_strdup(struct bpfkeys_object *obj, const char *s);
+ssize_t lbk_program_index(const struct bpfkeys_object *obj, const char *name);
 /* lower for the states on[] and open with libbpf: the image and the object */
-int bpfkeys_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfkeys_loaded **out);
-/* load a variant opened by bpfkeys_open_variant; on failure names the program */
-int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
-			 const bool *load_program);
-void bpfkeys_loaded_put(struct bpfkeys_loaded *loaded);
+int lbk_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfkeys_loaded **out);
+/* load a variant opened by lbk_open_variant; on failure names the program */
+int lbk_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
+		     const bool *load_program);
+void lbk_loaded_put(struct bpfkeys_loaded *loaded);
 /* the program has a current version: loaded here or opened from its pin */
-bool bpfkeys_program_loaded(const struct bpfkeys_object *obj, size_t program);
+bool lbk_program_loaded(const struct bpfkeys_object *obj, size_t program);
 
 /* attach.c */
-struct bpfkeys_link *bpfkeys_add_link(struct bpfkeys_object *obj, size_t program,
-				      enum bpfkeys_link_kind kind, struct bpf_link *bpf_link,
-				      int fd);
+struct bpfkeys_link *lbk_add_link(struct bpfkeys_object *obj, size_t program,
+				  enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd);
 /* close our reference (a pinned link stays attached) and free */
-void bpfkeys_link_release(struct bpfkeys_link *link);
+void lbk_link_release(struct bpfkeys_link *link);
 
 /* pin.c: after a flip of a pinned object, the pins of the replaced programs
  * and links and the key states follow */
-int bpfkeys_pin_update(struct bpfkeys_object *obj, const bool *replaced);
-int bpfkeys_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link);
+int lbk_pin_update(struct bpfkeys_object *obj, const bool *replaced);
+int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link);
 
 #endif /* LIBBPFKEYS_INTERNAL_H */

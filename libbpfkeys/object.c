@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +20,138 @@
 
 #include "internal.h"
 
-int bpfkeys_error(struct bpfkeys_object *obj, int err, const char *fmt, ...)
+static int print_to_stderr(enum libbpfkeys_print_level level, const char *fmt, va_list ap,
+			   void *ctx)
+{
+	(void)ctx;
+	return level == LIBBPFKEYS_WARN ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static void vprint(const struct bpfkeys_object *obj, enum libbpfkeys_print_level level,
+		   const char *fmt, va_list ap)
+{
+	if (obj->print)
+		obj->print(level, fmt, ap, obj->print_ctx);
+	else
+		print_to_stderr(level, fmt, ap, NULL);
+}
+
+void lbk_print(const struct bpfkeys_object *obj, enum libbpfkeys_print_level level, const char *fmt,
+	       ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(obj, level, fmt, ap);
+	va_end(ap);
+}
+
+int lbk_error(struct bpfkeys_object *obj, int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(obj->errmsg, sizeof(obj->errmsg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "libbpfkeys: %s: error: %s\n", obj->path, obj->errmsg);
+	lbk_print(obj, LIBBPFKEYS_WARN, "libbpfkeys: %s: error: %s\n", obj->path, obj->errmsg);
 	err = err < 0 ? -err : err;
 	errno = err;
 	return -err;
+}
+
+void *lbk_calloc(struct bpfkeys_object *obj, size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		lbk_error(obj, ENOMEM, "out of memory");
+	return p;
+}
+
+char *lbk_strdup(struct bpfkeys_object *obj, const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		lbk_error(obj, ENOMEM, "out of memory");
+	return p;
+}
+
+/* elfobj's and the core's messages, "libbpfkeys: FILE: KIND: [section 'S': ]MSG" */
+static void report_core_message(void *ctx, const char *file, const char *section, const char *kind,
+				const char *fmt, va_list ap)
+{
+	const struct bpfkeys_object *obj = ctx;
+	char msg[BPFKEYS_ERRMSG_SIZE];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	lbk_print(obj, LIBBPFKEYS_WARN, "libbpfkeys: %s%s%s: %s%s%s%s\n", file ? file : "",
+		  file ? ": " : "", kind, section ? "section '" : "", section ? section : "",
+		  section ? "': " : "", msg);
+}
+
+/* fn(obj, arg) with the core's allocations recorded in allocations (if not
+ * NULL: bk_transient), which the caller ends */
+static int core_call(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+		     void *arg, struct bk_transient *allocations)
+{
+	const struct elfobj_reporter reporter = { report_core_message, obj };
+	const struct elfobj_reporter *outer_reporter = elfobj_reporter;
+	struct bk_transient *outer_transient = bk_transient;
+	jmp_buf bail, *outer_bail = bk_bail_target;
+	int err;
+
+	elfobj_reporter = &reporter;
+	if (allocations)
+		bk_transient = allocations;
+	switch (setjmp(bail)) {
+	case 0:
+		bk_bail_target = &bail;
+		err = fn(obj, arg);
+		break;
+	case ENOMEM: /* the core's allocation failed, unsaid */
+		err = lbk_error(obj, ENOMEM, "out of memory in bpfkeys' core");
+		break;
+	default: /* a table past 4 GiB, reported */
+		err = -E2BIG;
+		break;
+	}
+	bk_bail_target = outer_bail;
+	elfobj_reporter = outer_reporter;
+	bk_transient = outer_transient;
+	return err;
+}
+
+int lbk_core(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+	     void *arg)
+{
+	return core_call(obj, fn, arg, NULL);
+}
+
+int lbk_core_transient(struct bpfkeys_object *obj, int (*fn)(struct bpfkeys_object *obj, void *arg),
+		       void *arg)
+{
+	struct bk_transient allocations = { NULL, 0, 0, 0, NULL };
+	int err = core_call(obj, fn, arg, &allocations);
+
+	/* out of memory: what the call had allocated is lost to it */
+	bk_transient_end(&allocations, err == -ENOMEM);
+	return err;
+}
+
+unsigned int libbpfkeys_major_version(void)
+{
+	return LIBBPFKEYS_MAJOR_VERSION;
+}
+
+unsigned int libbpfkeys_minor_version(void)
+{
+	return LIBBPFKEYS_MINOR_VERSION;
+}
+
+const char *libbpfkeys_version_string(void)
+{
+	return LIBBPFKEYS_VERSION_STRING;
 }
 
 const char *bpfkeys_errmsg(const struct bpfkeys_object *obj)
@@ -42,7 +164,7 @@ const char *bpfkeys_verifier_log(const struct bpfkeys_object *obj)
 	return obj->verifier_log;
 }
 
-ssize_t bpfkeys_program_index(const struct bpfkeys_object *obj, const char *name)
+ssize_t lbk_program_index(const struct bpfkeys_object *obj, const char *name)
 {
 	for (size_t i = 0; i < obj->program_count; i++)
 		if (strcmp(obj->programs[i].name, name) == 0)
@@ -58,130 +180,225 @@ static ssize_t static_key_index(const struct bpfkeys_object *obj, const char *na
 }
 
 /* "dir/prog.o" -> "prog", as libbpf names an object opened from a file */
-static char *default_name(const char *path)
+static char *default_name(struct bpfkeys_object *obj)
 {
-	const char *base = strrchr(path, '/');
-	char *name = bk_xstrdup(base ? base + 1 : path);
-	char *dot = strrchr(name, '.');
+	const char *base = strrchr(obj->path, '/');
+	char *name = lbk_strdup(obj, base ? base + 1 : obj->path);
+	char *dot = name ? strrchr(name, '.') : NULL;
 
 	if (dot && dot != name)
 		*dot = '\0';
 	return name;
 }
 
-static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_err,
-					  const struct bpfkeys_open_opts *opts)
+/* Options of a size the library knows the start of, the rest zero (libbpf's
+ * rule): a field this library does not have cannot be set. */
+static bool opts_valid(const void *opts, size_t known_size)
 {
+	size_t sz = opts ? *(const size_t *)opts : 0;
+
+	if (!opts)
+		return true;
+	if (sz < sizeof(size_t))
+		return false;
+	for (size_t i = known_size; i < sz; i++)
+		if (((const char *)opts)[i])
+			return false;
+	return true;
+}
+
+#define OPT LBK_OPT
+
+struct bpfkeys_object *lbk_new_object(const char *path, const struct bpfkeys_open_opts *opts)
+{
+	struct bpfkeys_object *obj = calloc(1, sizeof(*obj));
+
+	if (!obj) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	obj->lock_fd = -1;
+	obj->print = OPT(opts, print, NULL);
+	obj->print_ctx = OPT(opts, print_ctx, NULL);
+	obj->path = strdup(path);
+	if (!obj->path) {
+		free(obj);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!opts_valid(opts, sizeof(*opts))) {
+		/* said through the callback if the caller's struct has one */
+		size_t sz = *(const size_t *)opts;
+
+		if (sz < sizeof(size_t))
+			lbk_error(obj, EINVAL, "struct bpfkeys_open_opts: sz %zu is too small", sz);
+		else
+			lbk_error(obj, EINVAL,
+				  "struct bpfkeys_open_opts: sz %zu, with fields set past the %zu "
+				  "bytes this library knows",
+				  sz, sizeof(*opts));
+		bpfkeys_close(obj);
+		errno = EINVAL;
+		return NULL;
+	}
+	return obj;
+}
+
+static int analyze(struct bpfkeys_object *obj, void *arg)
+{
+	(void)arg;
+	if (bk_analyze(&obj->bk))
+		return obj->bk.out_of_memory ? -ENOMEM : -EINVAL;
+	return 0;
+}
+
+static int refuse_references(struct bpfkeys_object *obj, void *arg)
+{
+	(void)arg;
+	return bk_refuse_references_on_stock(&obj->bk) ? -EOPNOTSUPP : 0;
+}
+
+/*
+ * The open's calls into the core (read, analysis) record their allocations
+ * in `allocations`: on success they are the object's; on failure, what the
+ * object holds is freed with the recording on (bk_free() forgets it), and the
+ * rest, which a bail-out left unreachable, after it.
+ */
+static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_err,
+					  const struct bpfkeys_open_opts *opts,
+					  struct bk_transient *allocations)
+{
+	struct bk_transient *outer = bk_transient;
+
 	size_t static_keys = 0;
+	const char *object_name = OPT(opts, object_name, NULL);
 	int err;
 
+	if (read_err == -ENOMEM) { /* said by lbk_core */
+		err = -ENOMEM;
+		goto fail;
+	}
 	if (read_err) {
-		err = bpfkeys_error(obj, EINVAL, "cannot read the object (see above)");
+		err = lbk_error(obj, EINVAL, "cannot read the object (see above)");
 		goto fail;
 	}
 	if (obj->bk.instances_section && !obj->bk.static_keys_section) {
-		err = bpfkeys_error(obj, EINVAL,
-				    "already resolved (has %s): libbpfkeys takes the linked object "
-				    "before `bpfkeys resolve`",
-				    BPFKEYS_SECTION);
+		err = lbk_error(obj, EINVAL,
+				"already resolved (has %s): libbpfkeys takes the linked object "
+				"before `bpfkeys resolve`",
+				BPFKEYS_SECTION);
 		goto fail;
 	}
-	if (bk_analyze(&obj->bk)) {
-		err = bpfkeys_error(obj, EINVAL, "static keys do not resolve (see above)");
+	err = core_call(obj, analyze, NULL, allocations);
+	if (err) {
+		if (err != -ENOMEM)
+			err = lbk_error(obj, err, "static keys do not resolve (see above)");
 		goto fail;
 	}
-	if (bk_refuse_references_on_stock(&obj->bk)) {
-		err = bpfkeys_error(
-			obj, EOPNOTSUPP,
-			"programs flip static keys from BPF (see above): that needs the "
-			"patched kernel");
+	err = core_call(obj, refuse_references, NULL, allocations);
+	if (err) {
+		if (err != -ENOMEM)
+			err = lbk_error(
+				obj, err,
+				"programs flip static keys from BPF (see above): that needs "
+				"the patched kernel");
 		goto fail;
 	}
 	for (size_t k = 0; k < obj->bk.key_count; k++)
 		static_keys += obj->bk.keys[k].is_static_key;
 	if (!static_keys) {
-		err = bpfkeys_error(obj, EINVAL,
-				    "no static keys: nothing to flip (load it with libbpf)");
+		err = lbk_error(obj, EINVAL,
+				"no static keys: nothing to flip (load it with libbpf)");
 		goto fail;
 	}
-	obj->keep_verifier_log = opts && opts->keep_verifier_log;
-	obj->name =
-		opts && opts->object_name ? bk_xstrdup(opts->object_name) : default_name(obj->path);
-	obj->on = bk_xcalloc(obj->bk.key_count, sizeof(bool));
+	err = -ENOMEM;
+	obj->keep_verifier_log = OPT(opts, keep_verifier_log, false);
+	obj->name = object_name ? lbk_strdup(obj, object_name) : default_name(obj);
+	obj->on = lbk_calloc(obj, obj->bk.key_count, sizeof(bool));
+	if (!obj->name || !obj->on)
+		goto fail;
 	for (size_t k = 0; k < obj->bk.key_count; k++)
 		obj->on[k] = obj->bk.keys[k].map_extra & BPF_F_STATIC_KEY_ON;
 	for (size_t f = 0; f < obj->bk.function_count; f++)
 		if (obj->bk.functions[f].is_program)
 			obj->program_count++;
-	obj->programs = bk_xcalloc(obj->program_count, sizeof(*obj->programs));
+	obj->programs = lbk_calloc(obj, obj->program_count, sizeof(*obj->programs));
+	if (!obj->programs) {
+		obj->program_count = 0;
+		goto fail;
+	}
 	for (size_t f = 0, p = 0; f < obj->bk.function_count; f++)
 		if (obj->bk.functions[f].is_program) {
-			obj->programs[p].name = bk_xstrdup(obj->bk.functions[f].name);
 			obj->programs[p].pinned_fd = -1;
-			obj->programs[p++].autoload = true;
+			obj->programs[p].autoload = true;
+			obj->programs[p].name = lbk_strdup(obj, obj->bk.functions[f].name);
+			if (!obj->programs[p++].name)
+				goto fail;
 		}
+	bk_transient_end(allocations, false);
 	return obj;
 fail:
+	bk_transient = allocations;
 	bpfkeys_close(obj);
+	bk_transient = outer;
+	bk_transient_end(allocations, true);
 	errno = -err;
 	return NULL;
 }
 
-/* bpfkeys' core reports as "<progname>: file: error: ..." */
-static void name_the_reporter(void)
-{
-	if (strcmp(elfobj_progname, "elfobj") == 0)
-		elfobj_progname = "libbpfkeys";
-}
+struct read_args {
+	const void *buf; /* NULL: read obj->path */
+	size_t size;
+};
 
-/* bpfkeys' reader silences libbpf (for the CLI); the caller's printer comes back */
-static int read_keeping_libbpf_print(struct bpfkeys_object *obj, const void *buf, size_t size)
+/* The core's reader. libbpf's print function is the caller's and stays so:
+ * what libbpf says of the BTF it parses goes where the caller has it go. */
+static int read_object(struct bpfkeys_object *obj, void *arg)
 {
-	libbpf_print_fn_t caller_print = libbpf_set_print(NULL);
-	int err = buf ? bk_object_read_memory(&obj->bk, obj->path, buf, size)
-		      : bk_object_read(&obj->bk, obj->path);
+	const struct read_args *in = arg;
 
-	libbpf_set_print(caller_print);
-	return err;
+	return in->buf ? bk_object_read_memory(&obj->bk, obj->path, in->buf, in->size)
+		       : bk_object_read(&obj->bk, obj->path);
 }
 
 struct bpfkeys_object *bpfkeys_open_file(const char *path, const struct bpfkeys_open_opts *opts)
 {
-	struct bpfkeys_object *obj = bk_xcalloc(1, sizeof(*obj));
+	struct read_args in = { NULL, 0 };
+	struct bk_transient allocations = { NULL, 0, 0, 0, NULL };
+	struct bpfkeys_object *obj = lbk_new_object(path, opts);
 
-	name_the_reporter();
-	obj->lock_fd = -1;
-	obj->path = bk_xstrdup(path);
+	if (!obj)
+		return NULL;
 	if (access(path, R_OK)) { /* say ENOENT or EACCES, not only "cannot read" */
-		int err = bpfkeys_error(obj, errno, "cannot open: %s", strerror(errno));
+		int err = lbk_error(obj, errno, "cannot open: %s", strerror(errno));
 
 		bpfkeys_close(obj);
 		errno = -err;
 		return NULL;
 	}
-	return open_common(obj, read_keeping_libbpf_print(obj, NULL, 0), opts);
+	return open_common(obj, core_call(obj, read_object, &in, &allocations), opts, &allocations);
 }
 
 struct bpfkeys_object *bpfkeys_open_mem(const void *buf, size_t size, const char *name,
 					const struct bpfkeys_open_opts *opts)
 {
-	struct bpfkeys_object *obj = bk_xcalloc(1, sizeof(*obj));
+	struct read_args in = { buf, size };
+	struct bk_transient allocations = { NULL, 0, 0, 0, NULL };
+	struct bpfkeys_object *obj = lbk_new_object(name ? name : "<memory>", opts);
 
-	name_the_reporter();
-	obj->lock_fd = -1;
-	obj->path = bk_xstrdup(name ? name : "<memory>");
-	return open_common(obj, read_keeping_libbpf_print(obj, buf, size), opts);
+	if (!obj)
+		return NULL;
+	return open_common(obj, core_call(obj, read_object, &in, &allocations), opts, &allocations);
 }
 
 int bpfkeys_set_autoload(struct bpfkeys_object *obj, const char *program, bool autoload)
 {
-	ssize_t p = bpfkeys_program_index(obj, program);
+	ssize_t p = lbk_program_index(obj, program);
 
 	if (p < 0)
-		return bpfkeys_error(obj, ENOENT, "no program named '%s'", program);
+		return lbk_error(obj, ENOENT, "no program named '%s'", program);
 	if (obj->loaded)
-		return bpfkeys_error(obj, EBUSY, "program '%s': autoload is set before load",
-				     program);
+		return lbk_error(obj, EBUSY, "program '%s': autoload is set before load", program);
 	obj->programs[p].autoload = autoload;
 	return 0;
 }
@@ -212,20 +429,36 @@ int bpfkeys_key_state(const struct bpfkeys_object *obj, const char *key)
 }
 
 /* Lower for on[] into a memfd (bk_lower writes through an fd) and read it back. */
+struct lower_args {
+	struct bk_setting *settings;
+	size_t count;
+	int fd;
+};
+
+static int lower(struct bpfkeys_object *obj, void *arg)
+{
+	struct lower_args *in = arg;
+
+	return bk_lower(&obj->bk, in->settings, in->count, NULL, in->fd) ? -EINVAL : 0;
+}
+
 static int lower_image(struct bpfkeys_object *obj, const bool *on, int fd)
 {
-	struct bk_setting *settings = bk_xcalloc(obj->bk.key_count, sizeof(*settings));
-	size_t n = 0;
+	struct lower_args in = { lbk_calloc(obj, obj->bk.key_count, sizeof(*in.settings)), 0, fd };
 	int err;
 
+	if (!in.settings)
+		return -ENOMEM;
 	for (size_t k = 0; k < obj->bk.key_count; k++)
 		if (obj->bk.keys[k].is_static_key) {
-			settings[n].key = obj->bk.keys[k].name;
-			settings[n++].on = on[k];
+			in.settings[in.count].key = obj->bk.keys[k].name;
+			in.settings[in.count++].on = on[k];
 		}
-	err = bk_lower(&obj->bk, settings, n, NULL, fd);
-	free(settings);
-	return err ? bpfkeys_error(obj, EINVAL, "cannot lower the object (see above)") : 0;
+	err = lbk_core_transient(obj, lower, &in);
+	free(in.settings);
+	if (err && err != -ENOMEM)
+		err = lbk_error(obj, err, "cannot lower the object (see above)");
+	return err;
 }
 
 int bpfkeys_write_lowered(struct bpfkeys_object *obj, int fd)
@@ -233,7 +466,7 @@ int bpfkeys_write_lowered(struct bpfkeys_object *obj, int fd)
 	return lower_image(obj, obj->on, fd);
 }
 
-int bpfkeys_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfkeys_loaded **out)
+int lbk_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfkeys_loaded **out)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .object_name = obj->name);
 	struct bpfkeys_loaded *variant;
@@ -243,28 +476,36 @@ int bpfkeys_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfk
 
 	*out = NULL;
 	if (fd < 0)
-		return bpfkeys_error(obj, errno, "memfd_create: %s", strerror(errno));
+		return lbk_error(obj, errno, "memfd_create: %s", strerror(errno));
 	err = lower_image(obj, on, fd);
 	if (err) {
 		close(fd);
 		return err;
 	}
-	variant = bk_xcalloc(1, sizeof(*variant));
+	variant = lbk_calloc(obj, 1, sizeof(*variant));
+	if (!variant) {
+		close(fd);
+		return -ENOMEM;
+	}
 	size = lseek(fd, 0, SEEK_END);
 	if (size <= 0) {
-		err = bpfkeys_error(obj, EIO, "the lowered object is empty");
+		err = lbk_error(obj, EIO, "the lowered object is empty");
 		goto fail;
 	}
-	variant->image = bk_xcalloc((size_t)size, 1);
+	variant->image = lbk_calloc(obj, (size_t)size, 1);
+	if (!variant->image) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	if (pread(fd, variant->image, (size_t)size, 0) != size) {
-		err = bpfkeys_error(obj, EIO, "cannot read the lowered object back: %s",
-				    strerror(errno));
+		err = lbk_error(obj, EIO, "cannot read the lowered object back: %s",
+				strerror(errno));
 		goto fail;
 	}
 	variant->bpf = bpf_object__open_mem(variant->image, (size_t)size, &open_opts);
 	if (!variant->bpf) {
-		err = bpfkeys_error(obj, errno, "libbpf cannot open the lowered object: %s",
-				    strerror(errno));
+		err = lbk_error(obj, errno, "libbpf cannot open the lowered object: %s",
+				strerror(errno));
 		goto fail;
 	}
 	close(fd);
@@ -277,7 +518,7 @@ fail:
 	return err;
 }
 
-void bpfkeys_loaded_put(struct bpfkeys_loaded *loaded)
+void lbk_loaded_put(struct bpfkeys_loaded *loaded)
 {
 	if (!loaded || --loaded->refs)
 		return;
@@ -294,15 +535,17 @@ static const struct bpfkeys_map *find_map(const struct bpfkeys_object *obj, cons
 	return NULL;
 }
 
-int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
-			 const bool *load_program)
+int lbk_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
+		     const bool *load_program)
 {
 	struct bpf_program *prog;
 	struct bpf_map *map;
-	char **logs = bk_xcalloc(obj->program_count, sizeof(char *));
+	char **logs = lbk_calloc(obj, obj->program_count, sizeof(char *));
 	const char *failed = NULL;
-	int err;
+	int err = -ENOMEM;
 
+	if (!logs)
+		return -ENOMEM;
 	/* every map of a variant is the one already loaded: counters survive */
 	bpf_object__for_each_map(map, variant->bpf)
 	{
@@ -312,28 +555,32 @@ int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *vari
 			break;
 		m = find_map(obj, bpf_map__name(map));
 		if (!m) {
-			err = bpfkeys_error(obj, EINVAL,
-					    "map '%s' of the variant is not in the loaded object",
-					    bpf_map__name(map));
+			err = lbk_error(obj, EINVAL,
+					"map '%s' of the variant is not in the loaded object",
+					bpf_map__name(map));
 			goto out;
 		}
 		err = bpf_map__reuse_fd(map, m->fd);
 		if (err) {
-			err = bpfkeys_error(obj, err, "map '%s': cannot reuse its fd: %s", m->name,
-					    strerror(-err));
+			err = lbk_error(obj, err, "map '%s': cannot reuse its fd: %s", m->name,
+					strerror(-err));
 			goto out;
 		}
 	}
 	/* one log buffer per program: libbpf fills the failing one's only */
 	bpf_object__for_each_program(prog, variant->bpf)
 	{
-		ssize_t p = bpfkeys_program_index(obj, bpf_program__name(prog));
+		ssize_t p = lbk_program_index(obj, bpf_program__name(prog));
 		bool load = p >= 0 && load_program[p];
 
 		bpf_program__set_autoload(prog, load);
 		if (!load)
 			continue;
-		logs[p] = bk_xrealloc(NULL, BPFKEYS_LOG_SIZE, 1);
+		logs[p] = malloc(BPFKEYS_LOG_SIZE);
+		if (!logs[p]) {
+			err = lbk_error(obj, ENOMEM, "out of memory");
+			goto out;
+		}
 		logs[p][0] = '\0';
 		bpf_program__set_log_buf(prog, logs[p], BPFKEYS_LOG_SIZE);
 	}
@@ -344,16 +591,17 @@ int bpfkeys_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *vari
 		if (logs[p] && logs[p][0]) {
 			failed = obj->programs[p].name;
 			free(obj->verifier_log);
-			obj->verifier_log = obj->keep_verifier_log ? bk_xstrdup(logs[p]) : NULL;
+			/* without memory for it, the log is lost but the error is said */
+			obj->verifier_log = obj->keep_verifier_log ? strdup(logs[p]) : NULL;
 		}
 	if (failed)
-		err = bpfkeys_error(obj, err, "program '%s' does not load: %s (%s)", failed,
-				    strerror(-err),
-				    obj->keep_verifier_log
-					    ? "verifier log: bpfkeys_verifier_log()"
-					    : "open with keep_verifier_log for the verifier's log");
+		err = lbk_error(obj, err, "program '%s' does not load: %s (%s)", failed,
+				strerror(-err),
+				obj->keep_verifier_log
+					? "verifier log: bpfkeys_verifier_log()"
+					: "open with keep_verifier_log for the verifier's log");
 	else
-		err = bpfkeys_error(obj, err, "cannot load the object: %s", strerror(-err));
+		err = lbk_error(obj, err, "cannot load the object: %s", strerror(-err));
 out:
 	for (size_t p = 0; p < obj->program_count; p++)
 		free(logs[p]);
@@ -364,39 +612,52 @@ out:
 int bpfkeys_load(struct bpfkeys_object *obj)
 {
 	struct bpfkeys_loaded *loaded;
-	bool *load = bk_xcalloc(obj->program_count, sizeof(bool));
+	bool *load = lbk_calloc(obj, obj->program_count, sizeof(bool));
 	struct bpf_map *map;
 	int err;
 
+	if (!load)
+		return -ENOMEM;
 	if (obj->loaded) {
 		free(load);
-		return bpfkeys_error(obj, EBUSY, "already loaded");
+		return lbk_error(obj, EBUSY, "already loaded");
 	}
 	for (size_t p = 0; p < obj->program_count; p++)
 		load[p] = obj->programs[p].autoload;
-	err = bpfkeys_open_variant(obj, obj->on, &loaded);
+	err = lbk_open_variant(obj, obj->on, &loaded);
 	if (err)
 		goto out;
-	err = bpfkeys_load_variant(obj, loaded, load);
+	err = lbk_load_variant(obj, loaded, load);
 	if (err) {
 		loaded->refs = 1;
-		bpfkeys_loaded_put(loaded);
+		lbk_loaded_put(loaded);
 		goto out;
 	}
 	bpf_object__for_each_map(map, loaded->bpf) obj->map_count++;
-	obj->maps = bk_xcalloc(obj->map_count, sizeof(*obj->maps));
+	obj->maps = lbk_calloc(obj, obj->map_count, sizeof(*obj->maps));
 	obj->map_count = 0;
+	if (!obj->maps) {
+		loaded->refs = 1;
+		lbk_loaded_put(loaded);
+		err = -ENOMEM;
+		goto out;
+	}
 	bpf_object__for_each_map(map, loaded->bpf)
 	{
 		struct bpfkeys_map *m = &obj->maps[obj->map_count];
 
 		m->fd = fcntl(bpf_map__fd(map), F_DUPFD_CLOEXEC, 3);
 		if (m->fd < 0) {
-			err = bpfkeys_error(obj, errno, "map '%s': dup: %s", bpf_map__name(map),
-					    strerror(errno));
+			err = lbk_error(obj, errno, "map '%s': dup: %s", bpf_map__name(map),
+					strerror(errno));
 			break;
 		}
-		m->name = bk_xstrdup(bpf_map__name(map));
+		m->name = lbk_strdup(obj, bpf_map__name(map));
+		if (!m->name) {
+			close(m->fd);
+			err = -ENOMEM;
+			break;
+		}
 		obj->map_count++;
 	}
 	for (size_t p = 0; p < obj->program_count; p++)
@@ -406,9 +667,18 @@ int bpfkeys_load(struct bpfkeys_object *obj)
 		}
 	if (!loaded->refs) { /* no program at all: keep the maps only */
 		loaded->refs = 1;
-		bpfkeys_loaded_put(loaded);
+		lbk_loaded_put(loaded);
 	}
 	obj->loaded = !err;
+	if (obj->loaded) {
+		size_t programs = 0;
+
+		for (size_t p = 0; p < obj->program_count; p++)
+			programs += load[p];
+		lbk_print(obj, LIBBPFKEYS_INFO,
+			  "libbpfkeys: %s: loaded %zu program(s), %zu map(s)\n", obj->path,
+			  programs, obj->map_count);
+	}
 out:
 	free(load);
 	return err;
@@ -416,7 +686,7 @@ out:
 
 struct bpf_program *bpfkeys_program(const struct bpfkeys_object *obj, const char *name)
 {
-	ssize_t p = bpfkeys_program_index(obj, name);
+	ssize_t p = lbk_program_index(obj, name);
 
 	if (p < 0 || !obj->programs[p].loaded) {
 		/* opened from a pin: there is an fd (bpfkeys_program_fd), no libbpf program */
@@ -440,14 +710,14 @@ const char *bpfkeys_program_name(const struct bpfkeys_object *obj, size_t index)
 	return obj->programs[index].name;
 }
 
-bool bpfkeys_program_loaded(const struct bpfkeys_object *obj, size_t program)
+bool lbk_program_loaded(const struct bpfkeys_object *obj, size_t program)
 {
 	return obj->programs[program].loaded || obj->programs[program].pinned_fd >= 0;
 }
 
 int bpfkeys_program_fd(const struct bpfkeys_object *obj, const char *name)
 {
-	ssize_t p = bpfkeys_program_index(obj, name);
+	ssize_t p = lbk_program_index(obj, name);
 	struct bpf_program *prog;
 
 	if (p >= 0 && !obj->programs[p].loaded && obj->programs[p].pinned_fd >= 0)
@@ -476,9 +746,9 @@ void bpfkeys_close(struct bpfkeys_object *obj)
 		return;
 	/* our references only: what is pinned stays */
 	while (obj->links)
-		bpfkeys_link_release(obj->links);
+		lbk_link_release(obj->links);
 	for (size_t p = 0; p < obj->program_count; p++) {
-		bpfkeys_loaded_put(obj->programs[p].loaded);
+		lbk_loaded_put(obj->programs[p].loaded);
 		if (obj->programs[p].pinned_fd >= 0)
 			close(obj->programs[p].pinned_fd);
 		free(obj->programs[p].name);

@@ -17,6 +17,10 @@
  * links) it replaced with rename(2), then writes the key states. One
  * process at a time holds the directory (flock), from bpfkeys_pin() or
  * bpfkeys_open_pinned() until bpfkeys_close().
+ *
+ * The small allocations here (paths, names) are bpfkeys' bk_x*(): every entry
+ * (bpfkeys_pin, bpfkeys_open_pinned, a flip's or an attach's pin update) runs
+ * under lbk_core(), so that their failure is -ENOMEM, not an exit.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -87,9 +91,9 @@ static int pin_replace(struct bpfkeys_object *obj, int fd, const char *path)
 	snprintf(tmp, n, "%s:new", path);
 	unlink(tmp);
 	if (bpf_obj_pin(fd, tmp))
-		err = bpfkeys_error(obj, errno, "pin %s: %s", tmp, strerror(errno));
+		err = lbk_error(obj, errno, "pin %s: %s", tmp, strerror(errno));
 	else if (rename(tmp, path)) {
-		err = bpfkeys_error(obj, errno, "rename %s to %s: %s", tmp, path, strerror(errno));
+		err = lbk_error(obj, errno, "rename %s to %s: %s", tmp, path, strerror(errno));
 		unlink(tmp);
 	}
 	free(tmp);
@@ -103,21 +107,21 @@ static int lock_dir(struct bpfkeys_object *obj, const char *dir)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
-		return bpfkeys_error(obj, errno, "%s: %s", dir, strerror(errno));
+		return lbk_error(obj, errno, "%s: %s", dir, strerror(errno));
 	if (fstatfs(fd, &st) || st.f_type != BPFFS_MAGIC) {
 		close(fd);
-		return bpfkeys_error(obj, ENOTSUP,
-				     "%s: not on a BPF file system (mount -t bpf bpf /sys/fs/bpf)",
-				     dir);
+		return lbk_error(obj, ENOTSUP,
+				 "%s: not on a BPF file system (mount -t bpf bpf /sys/fs/bpf)",
+				 dir);
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int err = errno;
 
 		close(fd);
-		return bpfkeys_error(obj, err, "%s: %s", dir,
-				     err == EWOULDBLOCK
-					     ? "held by another process (one flipper at a time)"
-					     : strerror(err));
+		return lbk_error(obj, err, "%s: %s", dir,
+				 err == EWOULDBLOCK
+					 ? "held by another process (one flipper at a time)"
+					 : strerror(err));
 	}
 	obj->lock_fd = fd;
 	return 0;
@@ -135,14 +139,13 @@ static int write_states(struct bpfkeys_object *obj, int meta_fd)
 		snprintf(key.name, sizeof(key.name), "%s", obj->bk.keys[k].name);
 		key.on = obj->on[k];
 		if (bpf_map_update_elem(meta_fd, &slot, &key, BPF_ANY))
-			return bpfkeys_error(obj, errno, "%s/meta: %s", obj->pin_dir,
-					     strerror(errno));
+			return lbk_error(obj, errno, "%s/meta: %s", obj->pin_dir, strerror(errno));
 		slot++;
 	}
 	return 0;
 }
 
-int bpfkeys_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
+int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 {
 	char name[300];
 	char *path;
@@ -151,7 +154,7 @@ int bpfkeys_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 		 obj->next_link_pin++);
 	path = join(obj->pin_dir, "links", name);
 	if (bpf_obj_pin(link->fd, path)) {
-		int err = bpfkeys_error(obj, errno, "pin %s: %s", path, strerror(errno));
+		int err = lbk_error(obj, errno, "pin %s: %s", path, strerror(errno));
 
 		free(path);
 		return err;
@@ -163,7 +166,7 @@ int bpfkeys_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 static int make_dir(struct bpfkeys_object *obj, const char *path)
 {
 	if (mkdir(path, 0700) && errno != EEXIST)
-		return bpfkeys_error(obj, errno, "mkdir %s: %s", path, strerror(errno));
+		return lbk_error(obj, errno, "mkdir %s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -174,7 +177,7 @@ static int pin_new(struct bpfkeys_object *obj, int fd, const char *dir, const ch
 	int err = 0;
 
 	if (bpf_obj_pin(fd, path))
-		err = bpfkeys_error(obj, errno, "pin %s: %s", path, strerror(errno));
+		err = lbk_error(obj, errno, "pin %s: %s", path, strerror(errno));
 	free(path);
 	return err;
 }
@@ -196,7 +199,7 @@ static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 	object =
 		bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfkeys_object", 4, OBJECT_CHUNK, chunks, NULL);
 	if (meta < 0 || object < 0) {
-		err = bpfkeys_error(obj, errno, "cannot create the pin maps: %s", strerror(errno));
+		err = lbk_error(obj, errno, "cannot create the pin maps: %s", strerror(errno));
 		goto out;
 	}
 	err = bpf_map_update_elem(meta, &(uint32_t){ 0 }, &header, BPF_ANY)
@@ -213,7 +216,7 @@ static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 	if (!err && bpf_map_freeze(object))
 		err = -errno;
 	if (err) {
-		err = bpfkeys_error(obj, err, "cannot fill the pin maps: %s", strerror(-err));
+		err = lbk_error(obj, err, "cannot fill the pin maps: %s", strerror(-err));
 		goto out;
 	}
 	err = pin_new(obj, meta, dir, "meta", NULL);
@@ -228,20 +231,21 @@ out:
 	return err;
 }
 
-int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir)
+static int pin_object(struct bpfkeys_object *obj, void *arg)
 {
+	const char *dir = arg;
 	char *meta_path;
 	int err;
 
 	if (!obj->loaded)
-		return bpfkeys_error(obj, EINVAL, "pin %s: load first", dir);
+		return lbk_error(obj, EINVAL, "pin %s: load first", dir);
 	if (obj->pin_dir)
-		return bpfkeys_error(obj, EBUSY, "pin %s: already pinned in %s", dir, obj->pin_dir);
+		return lbk_error(obj, EBUSY, "pin %s: already pinned in %s", dir, obj->pin_dir);
 	if (make_dir(obj, dir) || lock_dir(obj, dir))
 		return -errno;
 	meta_path = join(dir, "meta", NULL);
 	err = access(meta_path, F_OK) == 0
-		      ? bpfkeys_error(obj, EEXIST, "%s: an object is pinned here already", dir)
+		      ? lbk_error(obj, EEXIST, "%s: an object is pinned here already", dir)
 		      : 0;
 	free(meta_path);
 	if (!err)
@@ -261,12 +265,12 @@ int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir)
 		free(name);
 	}
 	for (size_t p = 0; p < obj->program_count && !err; p++)
-		if (bpfkeys_program_loaded(obj, p))
+		if (lbk_program_loaded(obj, p))
 			err = pin_new(obj, bpfkeys_program_fd(obj, obj->programs[p].name), dir,
 				      "progs", obj->programs[p].name);
 	obj->pin_dir = bk_xstrdup(dir);
 	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next)
-		err = bpfkeys_pin_link(obj, l);
+		err = lbk_pin_link(obj, l);
 	if (err) {
 		/* what was pinned stays for inspection; the object is not pinned */
 		free(obj->pin_dir);
@@ -281,7 +285,7 @@ int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir)
 	return err;
 }
 
-int bpfkeys_pin_update(struct bpfkeys_object *obj, const bool *replaced)
+int lbk_pin_update(struct bpfkeys_object *obj, const bool *replaced)
 {
 	char *path;
 	int meta, err = 0;
@@ -299,15 +303,15 @@ int bpfkeys_pin_update(struct bpfkeys_object *obj, const bool *replaced)
 	path = join(obj->pin_dir, "meta", NULL);
 	meta = err ? -1 : bpf_obj_get(path);
 	if (!err && meta < 0)
-		err = bpfkeys_error(obj, errno, "%s: %s", path, strerror(errno));
+		err = lbk_error(obj, errno, "%s: %s", path, strerror(errno));
 	free(path);
 	if (!err)
 		err = write_states(obj, meta);
 	if (meta >= 0)
 		close(meta);
 	if (err)
-		bpfkeys_error(obj, err, "the flip is done, but the pins in %s do not all follow it",
-			      obj->pin_dir);
+		lbk_error(obj, err, "the flip is done, but the pins in %s do not all follow it",
+			  obj->pin_dir);
 	return err;
 }
 
@@ -326,7 +330,7 @@ static void *read_object(struct bpfkeys_object *holder, const char *dir,
 			fd = -1;
 		}
 	if (fd < 0) {
-		bpfkeys_error(holder, errno, "%s: %s", path, strerror(errno));
+		lbk_error(holder, errno, "%s: %s", path, strerror(errno));
 		free(buf);
 		buf = NULL;
 	} else {
@@ -344,7 +348,7 @@ static int open_pinned_maps(struct bpfkeys_object *obj, const char *dir)
 	int err = 0;
 
 	if (!d)
-		err = bpfkeys_error(obj, errno, "%s: %s", path, strerror(errno));
+		err = lbk_error(obj, errno, "%s: %s", path, strerror(errno));
 	while (!err && (e = readdir(d))) {
 		char *pin;
 		int fd;
@@ -355,7 +359,7 @@ static int open_pinned_maps(struct bpfkeys_object *obj, const char *dir)
 		pin = join(path, e->d_name, NULL);
 		fd = bpf_obj_get(pin);
 		if (fd < 0)
-			err = bpfkeys_error(obj, errno, "%s: %s", pin, strerror(errno));
+			err = lbk_error(obj, errno, "%s: %s", pin, strerror(errno));
 		free(pin);
 		if (err)
 			break;
@@ -393,7 +397,7 @@ static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
 	int err = 0;
 
 	if (!d)
-		err = bpfkeys_error(obj, errno, "%s: %s", path, strerror(errno));
+		err = lbk_error(obj, errno, "%s: %s", path, strerror(errno));
 	while (!err && (e = readdir(d))) {
 		char *dot = strrchr(e->d_name, ':'), *pin;
 		struct bpf_link_info info;
@@ -405,22 +409,28 @@ static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
 		if (!dot || dot == e->d_name || strcmp(dot, ":new") == 0)
 			continue;
 		*dot = '\0';
-		p = bpfkeys_program_index(obj, e->d_name);
+		p = lbk_program_index(obj, e->d_name);
 		*dot = ':';
 		pin = join(path, e->d_name, NULL);
 		fd = p < 0 ? -1 : bpf_obj_get(pin);
 		memset(&info, 0, sizeof(info));
 		if (p < 0)
-			err = bpfkeys_error(obj, ENOENT, "%s: no such program in the object", pin);
+			err = lbk_error(obj, ENOENT, "%s: no such program in the object", pin);
 		else if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-			err = bpfkeys_error(obj, errno, "%s: %s", pin, strerror(errno));
+			err = lbk_error(obj, errno, "%s: %s", pin, strerror(errno));
 		if (err) {
 			if (fd >= 0)
 				close(fd);
 			free(pin);
 			break;
 		}
-		link = bpfkeys_add_link(obj, (size_t)p, link_kind(info.type), NULL, fd);
+		link = lbk_add_link(obj, (size_t)p, link_kind(info.type), NULL, fd);
+		if (!link) {
+			close(fd);
+			free(pin);
+			err = -ENOMEM;
+			break;
+		}
 		link->pin_path = pin;
 		if ((unsigned int)strtoul(dot + 1, NULL, 10) >= obj->next_link_pin)
 			obj->next_link_pin = (unsigned int)strtoul(dot + 1, NULL, 10) + 1;
@@ -431,38 +441,43 @@ static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
 	return err;
 }
 
-struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys_open_opts *opts)
+struct open_pinned_args {
+	const char *dir;
+	bool keep_verifier_log;
+	struct bpfkeys_object *obj; /* out */
+};
+
+/* The pinned object's messages before it exists are the holder's. */
+static int open_pinned(struct bpfkeys_object *holder, void *arg)
 {
-	struct bpfkeys_open_opts pinned_opts = { 0 };
-	struct bpfkeys_object *holder = bk_xcalloc(1, sizeof(*holder)), *obj = NULL;
+	struct open_pinned_args *args = arg;
+	const char *dir = args->dir;
+	struct bpfkeys_object *obj = NULL;
 	struct meta_header header;
 	char *meta_path = join(dir, "meta", NULL);
 	void *image = NULL;
 	int meta = -1, err;
 
-	/* messages before the object exists are the holder's */
-	holder->lock_fd = -1;
-	holder->path = bk_xstrdup(dir);
 	err = lock_dir(holder, dir);
 	if (!err) {
 		meta = bpf_obj_get(meta_path);
 		if (meta < 0)
-			err = bpfkeys_error(holder, errno, "%s",
-					    errno == ENOENT ? "no object pinned here (bpfkeys_pin)"
-							    : strerror(errno));
+			err = lbk_error(holder, errno, "%s",
+					errno == ENOENT ? "no object pinned here (bpfkeys_pin)"
+							: strerror(errno));
 	}
 	if (!err && bpf_map_lookup_elem(meta, &(uint32_t){ 0 }, &header))
-		err = bpfkeys_error(holder, errno, "%s: %s", meta_path, strerror(errno));
+		err = lbk_error(holder, errno, "%s: %s", meta_path, strerror(errno));
 	if (!err && memcmp(header.magic, PIN_MAGIC, sizeof(PIN_MAGIC)))
-		err = bpfkeys_error(holder, EINVAL, "%s: not a libbpfkeys pin (%s expected)",
-				    meta_path, PIN_MAGIC);
+		err = lbk_error(holder, EINVAL, "%s: not a libbpfkeys pin (%s expected)", meta_path,
+				PIN_MAGIC);
 	if (!err && !(image = read_object(holder, dir, &header)))
 		err = -errno;
 	if (!err) {
-		if (opts)
-			pinned_opts = *opts;
 		header.object_name[sizeof(header.object_name) - 1] = '\0';
-		pinned_opts.object_name = header.object_name;
+		LIBBPFKEYS_OPTS(bpfkeys_open_opts, pinned_opts, .object_name = header.object_name,
+				.keep_verifier_log = args->keep_verifier_log,
+				.print = holder->print, .print_ctx = holder->print_ctx);
 		obj = bpfkeys_open_mem(image, header.object_size, dir, &pinned_opts);
 		if (!obj)
 			err = -errno;
@@ -477,14 +492,14 @@ struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys
 		ssize_t k;
 
 		if (bpf_map_lookup_elem(meta, &i, &key)) {
-			err = bpfkeys_error(obj, errno, "%s: %s", meta_path, strerror(errno));
+			err = lbk_error(obj, errno, "%s: %s", meta_path, strerror(errno));
 			break;
 		}
 		key.name[sizeof(key.name) - 1] = '\0';
 		k = bk_key_by_name(&obj->bk, key.name);
 		if (k < 0 || !obj->bk.keys[k].is_static_key)
-			err = bpfkeys_error(obj, EINVAL, "%s: key '%s' is not in the pinned object",
-					    meta_path, key.name);
+			err = lbk_error(obj, EINVAL, "%s: key '%s' is not in the pinned object",
+					meta_path, key.name);
 		else
 			obj->on[k] = key.on;
 	}
@@ -495,7 +510,7 @@ struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys
 
 		obj->programs[p].pinned_fd = bpf_obj_get(pin);
 		if (obj->programs[p].pinned_fd < 0 && errno != ENOENT)
-			err = bpfkeys_error(obj, errno, "%s: %s", pin, strerror(errno));
+			err = lbk_error(obj, errno, "%s: %s", pin, strerror(errno));
 		free(pin);
 	}
 	if (!err)
@@ -510,8 +525,28 @@ out:
 	if (meta >= 0)
 		close(meta);
 	free(meta_path);
+	args->obj = obj;
+	return err;
+}
+
+struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys_open_opts *opts)
+{
+	struct open_pinned_args args = { dir, LBK_OPT(opts, keep_verifier_log, false), NULL };
+	struct bpfkeys_object *holder = lbk_new_object(dir, opts);
+	int err;
+
+	if (!holder)
+		return NULL;
+	err = lbk_core(holder, open_pinned, &args);
 	bpfkeys_close(holder);
-	if (!obj)
+	if (err) {
 		errno = -err;
-	return obj;
+		return NULL;
+	}
+	return args.obj;
+}
+
+int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir)
+{
+	return lbk_core(obj, pin_object, (void *)dir);
 }

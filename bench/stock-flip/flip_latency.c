@@ -27,7 +27,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_static_keys_stock.h"
+#include <bpfkeys/libbpfkeys.h>
 
 #define MAX_PROGS 64
 

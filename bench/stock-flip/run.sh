@@ -27,10 +27,10 @@ mkdir -p "$out"
 # the library without sanitizers: a build of its own next to the tests' one
 cmake -S "$repo" -B "$out/release" -G Ninja -DBPFSK_SANITIZE=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$out/release" -j2 --target libbpfkeys >/dev/null
-cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$repo/libbpfkeys" \
+cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$repo/libbpfkeys/include" \
+	-I"$out/release/libbpfkeys/include" \
 	-o "$out/flip_latency" "$repo/bench/stock-flip/flip_latency.c" \
-	"$out/release/libbpfkeys/libbpfkeys.a" "$out/release/bpfkeys/libbpfkeys_core.a" \
-	"$out/release/elfobj/libelfobj.a" -lbpf -lelf -lz
+	"$out/release/libbpfkeys/libbpfkeys.a" -lbpf -lelf -lz
 
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 cflags=(--target=bpf -O2 -g -mcpu=v4 -I/usr/include/$multiarch -I"$repo/runtime-headers")

@@ -16,7 +16,7 @@
 
 int main(int argc, char **argv)
 {
-	struct bpfkeys_open_opts opts = { .keep_verifier_log = true };
+	LIBBPFKEYS_OPTS(bpfkeys_open_opts, opts, .keep_verifier_log = true);
 	struct bpfkeys_setting both[] = { { "good_key", true }, { "bad_key", true } };
 	struct bpfkeys_object *obj;
 	struct bpfkeys_link *steady_link, *breaks_link;

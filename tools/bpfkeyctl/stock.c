@@ -20,7 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_static_keys_stock.h"
+#include <bpfkeys/libbpfkeys.h>
 #include "bpfsk_version.h"
 
 #define EXIT_USAGE 2

@@ -21,7 +21,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_static_keys_stock.h"
+#include <bpfkeys/libbpfkeys.h>
 
 __attribute__((format(printf, 1, 2), noreturn)) static inline void fail(const char *fmt, ...)
 {

@@ -25,6 +25,9 @@ export PKG_CONFIG_PATH=$pcdir
 includedir=$(pkg-config --variable=includedir libbpfkeys)
 cflags=$(pkg-config --cflags libbpfkeys)
 libs=$(pkg-config --libs libbpfkeys)
+# the shared library sits under a temporary root, off the dynamic loader's
+# path: an rpath to the .pc's libdir stands in for an install into /usr
+rpath=$(realpath "$(pkg-config --variable=libdir libbpfkeys)")
 echo "pkg-config: version $(pkg-config --modversion libbpfkeys)"
 echo "pkg-config: includedir $(realpath "$includedir")"
 
@@ -34,5 +37,5 @@ echo "pkg-config: includedir $(realpath "$includedir")"
 "$root$prefix/bin/bpfld" -o counter.linked.o counter.bpf.o
 # user side: libbpfkeys through pkg-config
 # shellcheck disable=SC2086
-cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror $cflags flip.c -o flip $libs
+cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror $cflags flip.c -o flip $libs -Wl,-rpath,"$rpath"
 echo "built: counter.linked.o flip"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include <bpf/bpf.h>
-#include <bpf_static_keys_stock.h>
+#include <bpfkeys/libbpfkeys.h>
 
 static unsigned int run_once(struct bpfkeys_object *obj)
 {

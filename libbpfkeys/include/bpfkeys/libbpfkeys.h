@@ -14,37 +14,96 @@
  * kernels: flips by program replacement", says what is atomic and what a
  * flip costs.
  *
- * Errors: functions return a negative errno (or NULL with errno set); the
- * message ("libbpfkeys: OBJECT: error: ...") goes to stderr and stays
- * available from bpfkeys_errmsg(). One object is not safe for concurrent
- * calls from several threads; its programs of course run concurrently.
+ * The library keeps libbpf's contract for a program that links it (a daemon):
+ *  - errors are a negative errno (or NULL with errno set), -ENOMEM when memory
+ *    runs out (an open or a flip that runs out leaks nothing and changes
+ *    nothing); the library never exits;
+ *  - messages ("libbpfkeys: OBJECT: error: ...") go to the print callback of
+ *    the object's open options (stderr if none) and the last error stays
+ *    available from bpfkeys_errmsg();
+ *  - no process-global state: libbpf's print function is never changed
+ *    (libbpf's own messages go where the caller's libbpf_set_print() says);
+ *  - options structs carry their size (LIBBPFKEYS_OPTS), as libbpf's do.
+ * One object is not safe for concurrent calls from several threads (objects
+ * are independent: one per thread is fine); its programs of course run
+ * concurrently.
+ *
+ * Names: the library is libbpfkeys (libbpfkeys.so.0, libbpfkeys.a, this
+ * header <bpfkeys/libbpfkeys.h>); objects and their calls are bpfkeys_*,
+ * the library's own calls libbpfkeys_*, as libbpf has bpf_object__* and
+ * libbpf_*.
  */
-#ifndef BPF_STATIC_KEYS_STOCK_H
-#define BPF_STATIC_KEYS_STOCK_H
+#ifndef BPFKEYS_LIBBPFKEYS_H
+#define BPFKEYS_LIBBPFKEYS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <bpf/libbpf.h>
+
+#include <bpfkeys/libbpfkeys_version.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The version of the library the program runs with (LIBBPFKEYS_*_VERSION
+ * are the one it was built against), as "MAJOR.MINOR.PATCH". */
+unsigned int libbpfkeys_major_version(void);
+unsigned int libbpfkeys_minor_version(void);
+const char *libbpfkeys_version_string(void);
+
+/*
+ * Options structs start with their size, so that a program built against an
+ * older header keeps working with a newer library (and a newer one against an
+ * older library fails with -EINVAL if it sets a field the library does not
+ * know):
+ *	LIBBPFKEYS_OPTS(bpfkeys_open_opts, opts, .keep_verifier_log = true);
+ *	obj = bpfkeys_open_file(path, &opts);
+ */
+#define LIBBPFKEYS_OPTS(TYPE, NAME, ...)                                 \
+	struct TYPE NAME = ({                                            \
+		memset(&NAME, 0, sizeof(struct TYPE));                   \
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ }; \
+	})
+
+/* Levels of the print callback, as libbpf's */
+enum libbpfkeys_print_level {
+	LIBBPFKEYS_WARN, /* errors, warnings and their notes */
+	LIBBPFKEYS_INFO, /* what a load did */
+	LIBBPFKEYS_DEBUG, /* what each flip did */
+};
+
+/* One message, a line ending in '\n' (libbpf_print_fn_t plus the caller's
+ * context); the return value is ignored. */
+typedef int (*libbpfkeys_print_fn_t)(enum libbpfkeys_print_level level, const char *format,
+				     va_list args, void *ctx);
+
 struct bpfkeys_object;
 struct bpfkeys_link;
 
 struct bpfkeys_open_opts {
+	/* sizeof(struct bpfkeys_open_opts): LIBBPFKEYS_OPTS sets it */
+	size_t sz;
 	/* libbpf's object name, the prefix of the .bss/.data/.rodata map names;
 	 * default: the file name without directory and ".o" */
 	const char *object_name;
 	/* keep the verifier's log of a program that fails to load
 	 * (bpfkeys_verifier_log); without it only the program is named */
 	bool keep_verifier_log;
+	/* where the object's messages go, from the open on (an open that fails
+	 * says why here); NULL: LIBBPFKEYS_WARN messages to stderr */
+	libbpfkeys_print_fn_t print;
+	void *print_ctx; /* print's last argument */
+	size_t : 0;
 };
 
 /* Open a raw linked object (bpfld output, with .static_keys). Nothing is
- * loaded yet: key states and autoload can still be set. */
+ * loaded yet: key states and autoload can still be set. opts may be NULL.
+ * NULL with errno set on failure: ENOENT, EACCES, EINVAL (not such an object:
+ * the print callback says why), EOPNOTSUPP (flips keys from BPF), ENOMEM. */
 struct bpfkeys_object *bpfkeys_open_file(const char *path, const struct bpfkeys_open_opts *opts);
 struct bpfkeys_object *bpfkeys_open_mem(const void *buf, size_t size, const char *name,
 					const struct bpfkeys_open_opts *opts);
@@ -141,4 +200,4 @@ const char *bpfkeys_verifier_log(const struct bpfkeys_object *obj);
 }
 #endif
 
-#endif /* BPF_STATIC_KEYS_STOCK_H */
+#endif /* BPFKEYS_LIBBPFKEYS_H */
