@@ -132,7 +132,9 @@ struct elfobj {
  *  - ELF64, little endian, EM_BPF, ET_REL, no extended section numbering;
  *  - sections of the kinds BPF objects have (PROGBITS, NOBITS, SYMTAB,
  *    STRTAB, REL, LLVM_ADDRSIG) with names, power-of-two alignment, data
- *    inside the file and not overlapping each other or the headers;
+ *    inside the file and not overlapping each other or the headers; no
+ *    SHF_EXECINSTR on a section that holds metadata (.BTF, .BTF.ext,
+ *    license, version, .maps, .static_keys, .bpfkeys, .jumptables);
  *  - one symbol table, locals first, names inside its string table, every
  *    symbol in a section that holds data (never ABS section symbols,
  *    reserved indices, or a relocation/symbol/string table) and inside it;

@@ -301,6 +301,29 @@ static int check_header(struct elfobj *obj)
 	return 0;
 }
 
+/*
+ * Sections that libbpf's loader takes by name whatever their flags, and the
+ * static-key ABI's own tables: marked executable they would be both data and
+ * code (bpfkeys would rewrite them as code), so such an object is refused.
+ */
+static bool holds_metadata(const char *name)
+{
+	static const char *const names[] = { ".BTF",
+					     ".BTF.ext",
+					     "license",
+					     "version",
+					     ELFOBJ_MAPS_SECTION,
+					     "maps",
+					     ELFOBJ_STATIC_KEYS_SECTION,
+					     ".bpfkeys",
+					     ".jumptables" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
 static int check_sections(struct elfobj *obj)
 {
 	const struct elfobj_section *names;
@@ -359,6 +382,9 @@ static int check_sections(struct elfobj *obj)
 			return fail(obj, sec->name,
 				    "alignment %llu is not a power of two up to 4096",
 				    (unsigned long long)sh->sh_addralign);
+		if ((sh->sh_flags & SHF_EXECINSTR) && holds_metadata(sec->name))
+			return fail(obj, sec->name,
+				    "marked executable (SHF_EXECINSTR), but it holds no code");
 		if (sh->sh_type == SHT_PROGBITS && (sh->sh_flags & SHF_EXECINSTR) &&
 		    sh->sh_size % ELFOBJ_INSN_SIZE)
 			return fail(obj, sec->name, "code size %llu is not a multiple of %d",
