@@ -377,8 +377,9 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 		*lens[b] = (uint32_t)(o.size - start);
 	}
 	memcpy(o.data, &hdr, hdr.hdr_len);
-	qsort(shrink->btf_ext_records, shrink->btf_ext_record_count,
-	      sizeof(*shrink->btf_ext_records), cmp_record);
+	if (shrink->btf_ext_record_count) /* none (every group empty): no array to sort */
+		qsort(shrink->btf_ext_records, shrink->btf_ext_record_count,
+		      sizeof(*shrink->btf_ext_records), cmp_record);
 	own(shrink, o.data);
 	edit->section_data[ext] = o.data;
 	edit->section_size[ext] = o.size;
