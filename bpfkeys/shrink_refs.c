@@ -155,11 +155,8 @@ static size_t code_section_named(const struct bk_object *obj, const char *name)
 static void note_record(struct bk_shrink *shrink, uint64_t old_offset, uint64_t new_offset,
 			uint32_t size, bool kept, size_t *cap)
 {
-	if (shrink->btf_ext_record_count == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		shrink->btf_ext_records = bk_xrealloc(shrink->btf_ext_records, *cap,
-						      sizeof(*shrink->btf_ext_records));
-	}
+	shrink->btf_ext_records = bk_xgrow(shrink->btf_ext_records, shrink->btf_ext_record_count,
+					   cap, sizeof(*shrink->btf_ext_records));
 	shrink->btf_ext_records[shrink->btf_ext_record_count++] = (struct bk_btf_ext_record){
 		.old_offset = old_offset,
 		.new_offset = new_offset,
