@@ -357,8 +357,16 @@ int elfobj_read_btf(struct elfobj *obj)
 	}
 	if (ext && !btf)
 		return fail(obj, ".BTF.ext", "present without .BTF");
-	if (!btf)
+	if (!btf) {
+		/* BTF-defined maps (static keys among them) are described by .BTF
+		 * alone: without it libbpf cannot open the object and bpfkeys cannot
+		 * tell a key from a map, so neither tool takes or makes such an object */
+		for (size_t i = 1; i < obj->section_count; i++)
+			if (strcmp(obj->sections[i].name, ELFOBJ_MAPS_SECTION) == 0)
+				return fail(obj, ELFOBJ_MAPS_SECTION,
+					    "no .BTF to describe its maps (compile with -g)");
 		return 0;
+	}
 	if (btf->shdr.sh_size > UINT32_MAX)
 		return fail(obj, btf->name, "too large");
 	obj->btf = btf__new(btf->data, (uint32_t)btf->shdr.sh_size);

@@ -140,6 +140,7 @@ struct elfobj {
  *    reserved indices, or a relocation/symbol/string table) and inside it;
  *  - relocations of known types, against existing symbols, inside the section
  *    they patch (instruction aligned in code), one REL section per section;
+ *  - a .BTF if there is a .maps (BTF-defined maps need it);
  *  - at most one .BTF and .BTF.ext, parsed by libbpf, every type id and
  *    string offset in range, .BTF.ext records naming instructions of the
  *    object's code sections and existing FUNCs (btf.c).
