@@ -142,7 +142,8 @@ struct elfobj {
  *    they patch (instruction aligned in code), one REL section per section;
  *  - a .BTF if there is a .maps (BTF-defined maps need it);
  *  - at most one .BTF and .BTF.ext, parsed by libbpf, every type id and
- *    string offset in range, .BTF.ext records naming instructions of the
+ *    string offset in range, VARs, FUNCs and DATASECs referred to only by a
+ *    DATASEC or a DECL_TAG, .BTF.ext records naming instructions of the
  *    object's code sections and existing FUNCs (btf.c).
  */
 int elfobj_open(struct elfobj *obj, const char *path);
