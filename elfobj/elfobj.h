@@ -146,6 +146,7 @@ struct elfobj {
  *    DATASEC or a DECL_TAG, .BTF.ext records naming instructions of the
  *    object's code sections and existing FUNCs (btf.c).
  */
+/* "-" reads standard input to its end (named "<stdin>" in messages). */
 int elfobj_open(struct elfobj *obj, const char *path);
 /* Takes ownership of `image` (malloc'd). */
 int elfobj_parse(struct elfobj *obj, const char *path, uint8_t *image, size_t image_size);
@@ -283,10 +284,12 @@ struct elfobj_output {
 	char *temp_path; /* regular file: the temporary renamed into place */
 	char *target_path; /* what is replaced: path, or what its symlink names */
 	bool stream; /* a device or FIFO: the bytes are copied in at commit */
+	bool to_stdout; /* path "-": streamed into standard output */
 	int fd; /* seekable, for libelf */
 };
 
-/* Opens a seekable file to lay the output out in; nothing at `path` changes yet. */
+/* Opens a seekable file to lay the output out in; nothing at `path` changes yet.
+ * "-" is standard output (named "<stdout>" in messages). */
 int elfobj_output_open(struct elfobj_output *out, const char *path);
 /* Puts the complete output at `path`: rename, or copy into a device/FIFO. */
 int elfobj_output_commit(struct elfobj_output *out);

@@ -651,6 +651,40 @@ int elfobj_parse_memory(struct elfobj *obj, const char *path, const void *buf, s
 	return elfobj_parse(obj, path, image, size);
 }
 
+/* "-": standard input (a pipe, or a file of any kind), read to its end. */
+static int read_stdin(struct elfobj *obj)
+{
+	size_t size = 0, cap = 65536;
+	uint8_t *image = malloc(cap + 1), *grown;
+
+	obj->path = "<stdin>";
+	for (;;) {
+		ssize_t n;
+
+		if (!image)
+			return fail(obj, NULL, "out of memory");
+		n = read(STDIN_FILENO, image + size, cap - size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(image);
+			return fail(obj, NULL, "cannot read: %s", strerror(errno));
+		}
+		if (n == 0)
+			break;
+		size += (size_t)n;
+		if (size == cap) {
+			cap *= 2;
+			grown = realloc(image, cap + 1);
+			if (!grown)
+				free(image);
+			image = grown;
+		}
+	}
+	image[size] = 0;
+	return elfobj_parse(obj, obj->path, image, size);
+}
+
 int elfobj_open(struct elfobj *obj, const char *path)
 {
 	struct stat st;
@@ -659,6 +693,8 @@ int elfobj_open(struct elfobj *obj, const char *path)
 	int fd;
 
 	memset(obj, 0, sizeof(*obj));
+	if (strcmp(path, "-") == 0)
+		return read_stdin(obj);
 	obj->path = path;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
