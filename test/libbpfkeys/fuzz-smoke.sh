@@ -14,6 +14,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 out=$build/fuzz/libbpfkeys
 runs=${FUZZ_RUNS:-20000}
 seed=${FUZZ_SEED:-1}
@@ -45,8 +46,10 @@ for n in 1 20; do
 done
 if [ -x "$build/bin/clang" ] && [ -x "$build/bin/bpfld" ]; then
 	multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-	"$build/bin/clang" --target=bpf -O2 -g -mcpu=v4 -I/usr/include/"$multiarch" \
-		-I"$repo/runtime-headers" -c "$repo/test/bpfkeys/Inputs/keys_demo.c" -o "$out/keys_demo.o"
+	# in the repository with its path mapped to ".": the same seed in any checkout
+	(cd "$repo" && "$build/bin/clang" --target=bpf -O2 -g -mcpu=v4 -ffile-prefix-map="$repo"=. \
+		-I/usr/include/"$multiarch" -I"$repo/runtime-headers" \
+		-c "$repo/test/bpfkeys/Inputs/keys_demo.c" -o "$out/keys_demo.o")
 	"$build/bin/bpfld" -o "$out/corpus/keys_demo.linked.o" "$out/keys_demo.o"
 fi
 
