@@ -93,7 +93,8 @@ int main(int argc, char **argv)
 	int opt, rc = 1;
 
 	elfobj_progname = "bpfkeys";
-	while ((opt = getopt_long(argc, argv, "+o:hV", options, NULL)) != -1 || optind < argc) {
+	opterr = 0; /* its errors are reported in the tools' form */
+	while ((opt = getopt_long(argc, argv, "+:o:hV", options, NULL)) != -1 || optind < argc) {
 		if (opt == -1) { /* a positional argument: command, then input */
 			const char *arg = argv[optind++];
 
@@ -149,7 +150,8 @@ int main(int argc, char **argv)
 			       BPFKEYS_FORMAT_VERSION_REFERENCES);
 			rc = 0;
 			goto out;
-		default: /* getopt_long has named the option */
+		default: /* '?' or ':' */
+			elfobj_option_error(opt, argv, optind, optopt, options);
 			short_usage();
 			rc = EXIT_USAGE;
 			goto out;

@@ -70,6 +70,17 @@ void elfobj_warning(const char *file, const char *section, const char *fmt, ...)
 void elfobj_note(const char *file, const char *section, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * getopt_long()'s errors in the tools' form ("tool: error: unknown option
+ * '--x'"): called with opterr = 0 and an optstring that starts with ':' (or
+ * "+:"), when getopt_long() returns '?' or ':' (opt), with its optind and
+ * optopt, and its table of long options. The caller then shows its short
+ * usage and exits 2.
+ */
+struct option;
+void elfobj_option_error(int opt, char *const argv[], int optind, int optopt,
+			 const struct option *options);
+
 /* ---- reading (read.c) ---- */
 struct elfobj_section {
 	const char *name;

@@ -49,7 +49,8 @@ int main(int argc, char **argv)
 
 	elfobj_progname = "bpfld";
 
-	while ((opt = getopt_long(argc, argv, "o:vhV", options, NULL)) != -1) {
+	opterr = 0; /* its errors are reported in the tools' form */
+	while ((opt = getopt_long(argc, argv, ":o:vhV", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			output = optarg;
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 			printf("bpfld %s (libbpf %s)\n", BPFLD_VERSION, libbpf_version_string());
 			return 0;
 		default:
+			elfobj_option_error(opt, argv, optind, optopt, options);
 			usage(stderr);
 			return 2;
 		}
