@@ -265,9 +265,9 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 		obj->symbol_map[index] = glob->symbol_index;
 		if (!is_extern && !glob->is_extern && !glob->is_weak && bind != STB_WEAK)
 			return elfobj_error(obj->path, src_sec ? src_sec->name : NULL,
-					    "symbol '%s': duplicate definition (also defined as a "
-					    "strong symbol in an earlier object)",
-					    name);
+					    "symbol '%s': duplicate definition: also defined "
+					    "(strong) in %s",
+					    name, glob->path);
 		if (!global_symbols_match(linker, glob, obj, name, btf_id, is_extern))
 			return -1;
 		dst_sym = &linker->symbols[glob->symbol_index].sym;
