@@ -196,6 +196,8 @@ void *bk_xmalloc(size_t n, size_t size);
 /* p, its first n * size bytes mapped in at once (elfobj_populate()): a table about to be written. */
 void *bk_populated(void *p, size_t n, size_t size);
 void *bk_xrealloc(void *ptr, size_t n, size_t size);
+/* ptr with room for entry `count` of a growing array (count <= *cap): doubles *cap when full. */
+void *bk_xgrow(void *ptr, size_t count, size_t *cap, size_t size);
 char *bk_xstrdup(const char *s);
 
 /* read.c: open and check the ELF, load sections, symbols, relocations, BTF */

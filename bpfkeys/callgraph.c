@@ -123,10 +123,8 @@ ssize_t bk_function_at(const struct bk_object *obj, size_t section, uint64_t ins
 /* The callees of the function being scanned are the last of obj->callees. */
 static void add_callee(struct bk_object *obj, struct bk_function *fn, size_t callee)
 {
-	if (obj->callee_count == obj->callee_cap) {
-		obj->callee_cap = obj->callee_cap ? 2 * obj->callee_cap : 64;
-		obj->callees = bk_xrealloc(obj->callees, obj->callee_cap, sizeof(*obj->callees));
-	}
+	obj->callees =
+		bk_xgrow(obj->callees, obj->callee_count, &obj->callee_cap, sizeof(*obj->callees));
 	obj->callees[obj->callee_count++] = (uint32_t)callee;
 	fn->callee_count++;
 }

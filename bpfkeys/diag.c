@@ -26,6 +26,14 @@ void bk_error(const struct bk_object *obj, const char *fmt, ...)
 	va_end(ap);
 }
 
+void *bk_xgrow(void *ptr, size_t count, size_t *cap, size_t size)
+{
+	if (count < *cap)
+		return ptr;
+	*cap = *cap ? 2 * *cap : 64;
+	return bk_xrealloc(ptr, *cap, size);
+}
+
 void bk_warn(const struct bk_object *obj, const char *fmt, ...)
 {
 	va_list ap;

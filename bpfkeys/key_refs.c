@@ -89,10 +89,7 @@ static void flow_into(struct flow *flow, uint32_t f, int64_t insn, const uint32_
 	}
 	if (!grew || sf->queued[insn])
 		return;
-	if (flow->work_count == flow->work_cap) {
-		flow->work_cap = flow->work_cap ? 2 * flow->work_cap : 64;
-		flow->work = bk_xrealloc(flow->work, flow->work_cap, sizeof(*flow->work));
-	}
+	flow->work = bk_xgrow(flow->work, flow->work_count, &flow->work_cap, sizeof(*flow->work));
 	sf->queued[insn] = true;
 	flow->work[flow->work_count++] = (struct work_item){ f, (uint64_t)insn };
 }
@@ -146,6 +143,16 @@ static uint32_t held_in(const uint32_t held[REGS], unsigned mask)
 		if (mask & (1u << r) && held[r])
 			return held[r];
 	return 0;
+}
+
+/* A misuse by the registers of `mask` if one may hold a key: the first such register is named. */
+static void misuse_in(struct flow *flow, uint32_t f, uint64_t insn, const uint32_t held[REGS],
+		      unsigned mask, const char *how)
+{
+	uint32_t key = held_in(held, mask);
+
+	if (key)
+		misuse(flow, f, insn, key, how);
 }
 
 static bool is_flip_kfunc(const char *name)
@@ -248,23 +255,22 @@ static void flow_step(struct flow *flow, uint32_t f, uint64_t i)
 			break;
 		}
 		/* legacy packet loads read the context in r6 and clobber r0-r5 */
-		if (held_in(out, 1u << 6 | (BPF_MODE(insn.code) == BPF_IND ? 1u << src : 0)))
-			misuse(flow, f, i, held_in(out, 1u << 6 | 1u << src), "in a packet load");
+		misuse_in(flow, f, i, out,
+			  1u << 6 | (BPF_MODE(insn.code) == BPF_IND ? 1u << src : 0),
+			  "in a packet load");
 		memset(out, 0, 6 * sizeof(out[0]));
 		break;
 	case BPF_LDX:
-		if (out[src])
-			misuse(flow, f, i, out[src], "as a pointer to read memory");
+		misuse_in(flow, f, i, out, 1u << src, "as a pointer to read memory");
 		out[dst] = 0;
 		break;
 	case BPF_ST:
 	case BPF_STX:
-		if (cls == BPF_STX && out[src])
-			misuse(flow, f, i, out[src],
-			       "by storing it to memory (bpfkeys does not follow a key through "
-			       "memory)");
-		if (out[dst])
-			misuse(flow, f, i, out[dst], "as a pointer to write memory");
+		if (cls == BPF_STX)
+			misuse_in(flow, f, i, out, 1u << src,
+				  "by storing it to memory (bpfkeys does not follow a key through "
+				  "memory)");
+		misuse_in(flow, f, i, out, 1u << dst, "as a pointer to write memory");
 		if (BPF_MODE(insn.code) == BPF_ATOMIC)
 			out[src] = out[0] = 0; /* fetch and cmpxchg write them */
 		break;
@@ -274,21 +280,17 @@ static void flow_step(struct flow *flow, uint32_t f, uint64_t i)
 			out[dst] = out[src]; /* a copy: the one thing done with a key on the way */
 			break;
 		}
-		if (held_in(out, (op != BPF_MOV ? 1u << dst : 0) |
-					 (BPF_SRC(insn.code) == BPF_X ? 1u << src : 0)))
-			misuse(flow, f, i,
-			       held_in(out, (op != BPF_MOV ? 1u << dst : 0) |
-						    (BPF_SRC(insn.code) == BPF_X ? 1u << src : 0)),
-			       "in arithmetic");
+		misuse_in(flow, f, i, out,
+			  (op != BPF_MOV ? 1u << dst : 0) |
+				  (BPF_SRC(insn.code) == BPF_X ? 1u << src : 0),
+			  "in arithmetic");
 		out[dst] = 0;
 		break;
 	default: /* BPF_JMP, BPF_JMP32 */
 		if (op == BPF_JA &&
 		    BPF_SRC(insn.code) == BPF_X) { /* gotox: targets in .jumptables */
-			if (held_in(out, 0x3ff))
-				misuse(flow, f, i, held_in(out, 0x3ff),
-				       "at an indirect jump (gotox), which bpfkeys does not "
-				       "follow");
+			misuse_in(flow, f, i, out, 0x3ff,
+				  "at an indirect jump (gotox), which bpfkeys does not follow");
 			return;
 		}
 		if (op == BPF_JA) {
@@ -298,16 +300,12 @@ static void flow_step(struct flow *flow, uint32_t f, uint64_t i)
 		} else if (cls == BPF_JMP && op == BPF_CALL) {
 			flow_call(flow, f, i, &insn, out);
 		} else if (cls == BPF_JMP && op == BPF_EXIT) {
-			if (out[0])
-				misuse(flow, f, i, out[0], "as a return value");
+			misuse_in(flow, f, i, out, 1u << 0, "as a return value");
 			return;
 		} else {
-			if (held_in(out, 1u << dst | (BPF_SRC(insn.code) == BPF_X ? 1u << src : 0)))
-				misuse(flow, f, i,
-				       held_in(out,
-					       1u << dst | (BPF_SRC(insn.code) == BPF_X ? 1u << src
-											: 0)),
-				       "in a comparison");
+			misuse_in(flow, f, i, out,
+				  1u << dst | (BPF_SRC(insn.code) == BPF_X ? 1u << src : 0),
+				  "in a comparison");
 			jump = (int64_t)i + 1 + insn.off;
 		}
 		break;
@@ -349,10 +347,8 @@ static int add_key_load(struct bk_object *obj, size_t section, const GElf_Rel *r
 			sec->name, (unsigned long long)offset, where, obj->keys[key].name, why);
 		return -1;
 	}
-	if (obj->key_load_count == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		obj->key_loads = bk_xrealloc(obj->key_loads, *cap, sizeof(*obj->key_loads));
-	}
+	obj->key_loads =
+		bk_xgrow(obj->key_loads, obj->key_load_count, cap, sizeof(*obj->key_loads));
 	obj->key_loads[obj->key_load_count++] = (struct bk_key_load){ .insn = insn,
 								      .section = (uint32_t)section,
 								      .key = (uint32_t)key,

@@ -63,7 +63,8 @@ static void usage(FILE *f)
 		"           that flip each key, of a raw or resolved object (--json for JSON).\n"
 		"\n"
 		"Options:\n"
-		"  -o, --output FILE   output object (written atomically)\n"
+		"  -o, --output FILE   output object (written atomically; - for standard\n"
+		"                      output). An IN.o of - is standard input.\n"
 		"  --set KEY=on|off    lower: fix KEY's state (default: its initial state);\n"
 		"                      each KEY at most once (a repeat is an error)\n"
 		"  --json              list: JSON output\n"
@@ -114,7 +115,8 @@ int main(int argc, char **argv)
 	bk_bail_exit = bail_exit;
 	libbpf_set_print(silent_libbpf_print);
 
-	while ((opt = getopt_long(argc, argv, "+o:hV", options, NULL)) != -1 || optind < argc) {
+	opterr = 0; /* its errors are reported in the tools' form */
+	while ((opt = getopt_long(argc, argv, "+:o:hV", options, NULL)) != -1 || optind < argc) {
 		if (opt == -1) { /* a positional argument: command, then input */
 			const char *arg = argv[optind++];
 
@@ -170,7 +172,8 @@ int main(int argc, char **argv)
 			       BPFKEYS_FORMAT_VERSION_REFERENCES);
 			rc = 0;
 			goto out;
-		default: /* getopt_long has named the option */
+		default: /* '?' or ':' */
+			elfobj_option_error(opt, argv, optind, optopt, options);
 			short_usage();
 			rc = EXIT_USAGE;
 			goto out;

@@ -34,11 +34,7 @@ int bk_read_keys(struct bk_object *obj)
 	int id;
 
 	if (!obj->maps_section)
-		return 0;
-	if (!obj->btf) {
-		bk_error(obj, "section '.maps': no .BTF to describe its maps (compile with -g)");
-		return -1;
-	}
+		return 0; /* and a .maps without .BTF was refused by elfobj */
 	id = btf__find_by_name_kind(obj->btf, ELFOBJ_MAPS_SECTION, BTF_KIND_DATASEC);
 	if (id <= 0)
 		return 0; /* no BTF-defined maps */

@@ -550,10 +550,7 @@ static void add_load_triples(const struct bk_object *obj, const uint32_t *load_s
 			     uint32_t r, struct triple **triples, size_t *count, size_t *cap)
 {
 	for (size_t l = load_start[f]; l < load_start[f + 1]; l++) {
-		if (*count == *cap) {
-			*cap = *cap ? 2 * *cap : 16;
-			*triples = bk_xrealloc(*triples, *cap, sizeof(**triples));
-		}
+		*triples = bk_xgrow(*triples, *count, cap, sizeof(**triples));
 		(*triples)[(*count)++] = (struct triple){ obj->key_loads[l].key, r, (uint32_t)l };
 	}
 }

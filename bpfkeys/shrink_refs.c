@@ -155,11 +155,8 @@ static size_t code_section_named(const struct bk_object *obj, const char *name)
 static void note_record(struct bk_shrink *shrink, uint64_t old_offset, uint64_t new_offset,
 			uint32_t size, bool kept, size_t *cap)
 {
-	if (shrink->btf_ext_record_count == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		shrink->btf_ext_records = bk_xrealloc(shrink->btf_ext_records, *cap,
-						      sizeof(*shrink->btf_ext_records));
-	}
+	shrink->btf_ext_records = bk_xgrow(shrink->btf_ext_records, shrink->btf_ext_record_count,
+					   cap, sizeof(*shrink->btf_ext_records));
 	shrink->btf_ext_records[shrink->btf_ext_record_count++] = (struct bk_btf_ext_record){
 		.old_offset = old_offset,
 		.new_offset = new_offset,
@@ -377,8 +374,9 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 		*lens[b] = (uint32_t)(o.size - start);
 	}
 	memcpy(o.data, &hdr, hdr.hdr_len);
-	qsort(shrink->btf_ext_records, shrink->btf_ext_record_count,
-	      sizeof(*shrink->btf_ext_records), cmp_record);
+	if (shrink->btf_ext_record_count) /* none (every group empty): no array to sort */
+		qsort(shrink->btf_ext_records, shrink->btf_ext_record_count,
+		      sizeof(*shrink->btf_ext_records), cmp_record);
 	own(shrink, o.data);
 	edit->section_data[ext] = o.data;
 	edit->section_size[ext] = o.size;

@@ -126,9 +126,33 @@ static int check_str_off(uint32_t *off, void *ctx)
 	return btf__str_by_offset(ctx, *off) ? 0 : -1;
 }
 
+/* A reference to a declaration (VAR, FUNC, DATASEC) where a data type belongs. */
+struct declaration_ref {
+	const struct btf *btf;
+	uint32_t target;
+};
+
+static int check_not_declaration(uint32_t *id, void *ctx)
+{
+	struct declaration_ref *ref = ctx;
+	const struct btf_type *t = *id ? btf__type_by_id(ref->btf, *id) : NULL;
+
+	if (t && (btf_is_var(t) || btf_is_func(t) || btf_is_datasec(t))) {
+		ref->target = *id;
+		return -1;
+	}
+	return 0;
+}
+
+static const char *declaration_kind(const struct btf_type *t)
+{
+	return btf_is_var(t) ? "a VAR" : btf_is_func(t) ? "a FUNC" : "a DATASEC";
+}
+
 static int check_types(struct elfobj *obj)
 {
 	uint32_t count = btf__type_cnt(obj->btf);
+	struct declaration_ref ref = { obj->btf, 0 };
 
 	for (uint32_t id = 1; id < count; id++) {
 		struct btf_type *t = (struct btf_type *)btf__type_by_id(obj->btf, id);
@@ -140,6 +164,19 @@ static int check_types(struct elfobj *obj)
 		if (btf_is_func(t) && !btf_is_func_proto(btf__type_by_id(obj->btf, t->type)))
 			return fail(obj, ".BTF", "FUNC type id %u does not point to a FUNC_PROTO",
 				    id);
+	}
+	/* only a DATASEC lists declarations and only a DECL_TAG annotates them: a
+	 * member, pointer, array or VAR of a VAR/FUNC/DATASEC is no type (the
+	 * kernel refuses it, and a lowered key's VAR would leave it dangling) */
+	for (uint32_t id = 1; id < count; id++) {
+		struct btf_type *t = (struct btf_type *)btf__type_by_id(obj->btf, id);
+
+		if (btf_is_datasec(t) || btf_is_decl_tag(t) || btf_is_func(t))
+			continue;
+		if (elfobj_btf_visit_type_ids(t, check_not_declaration, &ref))
+			return fail(obj, ".BTF", "type id %u refers to type id %u, %s", id,
+				    ref.target,
+				    declaration_kind(btf__type_by_id(obj->btf, ref.target)));
 	}
 	return 0;
 }
@@ -357,8 +394,16 @@ int elfobj_read_btf(struct elfobj *obj)
 	}
 	if (ext && !btf)
 		return fail(obj, ".BTF.ext", "present without .BTF");
-	if (!btf)
+	if (!btf) {
+		/* BTF-defined maps (static keys among them) are described by .BTF
+		 * alone: without it libbpf cannot open the object and bpfkeys cannot
+		 * tell a key from a map, so neither tool takes or makes such an object */
+		for (size_t i = 1; i < obj->section_count; i++)
+			if (strcmp(obj->sections[i].name, ELFOBJ_MAPS_SECTION) == 0)
+				return fail(obj, ELFOBJ_MAPS_SECTION,
+					    "no .BTF to describe its maps (compile with -g)");
 		return 0;
+	}
 	if (btf->shdr.sh_size > UINT32_MAX)
 		return fail(obj, btf->name, "too large");
 	obj->btf = btf__new(btf->data, (uint32_t)btf->shdr.sh_size);

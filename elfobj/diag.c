@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* One message format for both tools: "tool: file: error: [section 'S': ]message". */
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "elfobj.h"
 
@@ -53,4 +55,43 @@ void elfobj_note(const char *file, const char *section, const char *fmt, ...)
 	va_start(ap, fmt);
 	elfobj_vreport(file, section, "note", fmt, ap);
 	va_end(ap);
+}
+
+/* Whether arg is "--NAME=..." for a long option NAME that takes no argument and returns val. */
+static bool long_option_given_a_value(const char *arg, const struct option *options, int val)
+{
+	size_t len = strcspn(arg, "=");
+
+	if (strncmp(arg, "--", 2) != 0 || !arg[len])
+		return false;
+	for (; options && options->name; options++)
+		if (options->has_arg == no_argument && options->val == val &&
+		    strlen(options->name) == len - 2 &&
+		    strncmp(options->name, arg + 2, len - 2) == 0)
+			return true;
+	return false;
+}
+
+void elfobj_option_error(int opt, char *const argv[], int optind, int optopt,
+			 const struct option *options)
+{
+	/* the element getopt_long() was at; within a cluster of short options
+	 * (-xv) it may be the one before, so short errors name optopt */
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	int name_len = (int)strcspn(arg, "=");
+
+	if (opt == ':' && strncmp(arg, "--", 2) == 0)
+		fprintf(stderr, "%s: error: missing argument for option '%s'\n", elfobj_progname,
+			arg);
+	else if (opt == ':')
+		fprintf(stderr, "%s: error: missing argument for option '-%c'\n", elfobj_progname,
+			optopt);
+	else if (!optopt)
+		fprintf(stderr, "%s: error: unknown or ambiguous option '%.*s'\n", elfobj_progname,
+			name_len, arg);
+	else if (long_option_given_a_value(arg, options, optopt))
+		fprintf(stderr, "%s: error: option '%.*s' takes no argument\n", elfobj_progname,
+			name_len, arg);
+	else
+		fprintf(stderr, "%s: error: unknown option '-%c'\n", elfobj_progname, optopt);
 }

@@ -81,6 +81,17 @@ void elfobj_warning(const char *file, const char *section, const char *fmt, ...)
 void elfobj_note(const char *file, const char *section, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * getopt_long()'s errors in the tools' form ("tool: error: unknown option
+ * '--x'"): called with opterr = 0 and an optstring that starts with ':' (or
+ * "+:"), when getopt_long() returns '?' or ':' (opt), with its optind and
+ * optopt, and its table of long options. The caller then shows its short
+ * usage and exits 2.
+ */
+struct option;
+void elfobj_option_error(int opt, char *const argv[], int optind, int optopt,
+			 const struct option *options);
+
 /* ---- reading (read.c) ---- */
 struct elfobj_section {
 	const char *name;
@@ -144,16 +155,21 @@ struct elfobj {
  *  - ELF64, little endian, EM_BPF, ET_REL, no extended section numbering;
  *  - sections of the kinds BPF objects have (PROGBITS, NOBITS, SYMTAB,
  *    STRTAB, REL, LLVM_ADDRSIG) with names, power-of-two alignment, data
- *    inside the file and not overlapping each other or the headers;
+ *    inside the file and not overlapping each other or the headers; no
+ *    SHF_EXECINSTR on a section that holds metadata (.BTF, .BTF.ext,
+ *    license, version, .maps, .static_keys, .bpfkeys, .jumptables);
  *  - one symbol table, locals first, names inside its string table, every
  *    symbol in a section that holds data (never ABS section symbols,
  *    reserved indices, or a relocation/symbol/string table) and inside it;
  *  - relocations of known types, against existing symbols, inside the section
  *    they patch (instruction aligned in code), one REL section per section;
+ *  - a .BTF if there is a .maps (BTF-defined maps need it);
  *  - at most one .BTF and .BTF.ext, parsed by libbpf, every type id and
- *    string offset in range, .BTF.ext records naming instructions of the
+ *    string offset in range, VARs, FUNCs and DATASECs referred to only by a
+ *    DATASEC or a DECL_TAG, .BTF.ext records naming instructions of the
  *    object's code sections and existing FUNCs (btf.c).
  */
+/* "-" reads standard input to its end (named "<stdin>" in messages). */
 int elfobj_open(struct elfobj *obj, const char *path);
 /* Takes ownership of `image` (malloc'd). */
 int elfobj_parse(struct elfobj *obj, const char *path, uint8_t *image, size_t image_size);
@@ -292,10 +308,12 @@ struct elfobj_output {
 	char *temp_path; /* regular file: the temporary renamed into place */
 	char *target_path; /* what is replaced: path, or what its symlink names */
 	bool stream; /* a device or FIFO: the bytes are copied in at commit */
+	bool to_stdout; /* path "-": streamed into standard output */
 	int fd; /* seekable, for libelf */
 };
 
-/* Opens a seekable file to lay the output out in; nothing at `path` changes yet. */
+/* Opens a seekable file to lay the output out in; nothing at `path` changes yet.
+ * "-" is standard output (named "<stdout>" in messages). */
 int elfobj_output_open(struct elfobj_output *out, const char *path);
 /* Puts the complete output at `path`: rename, or copy into a device/FIFO. */
 int elfobj_output_commit(struct elfobj_output *out);

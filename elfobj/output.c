@@ -6,7 +6,8 @@
  * replaced), a device or FIFO (-o /dev/null, -o /dev/stdout into a pipe) is
  * streamed into and never replaced, and a regular file is replaced by an
  * atomic rename of a temporary next to it. The temporary's name does not
- * grow with the output's, so any name the directory takes works.
+ * grow with the output's, so any name the directory takes works. "-" is
+ * standard output, streamed into like a FIFO.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,10 @@ int elfobj_output_open(struct elfobj_output *out, const char *path)
 	memset(out, 0, sizeof(*out));
 	out->path = path;
 	out->fd = -1;
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+	if (strcmp(path, "-") == 0) {
+		out->path = "<stdout>";
+		out->stream = out->to_stdout = true;
+	} else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		out->target_path = realpath(path, NULL);
 		if (out->target_path)
 			file = out->target_path;
@@ -82,7 +86,8 @@ static int stream_into(struct elfobj_output *out)
 {
 	char buf[65536];
 	ssize_t n;
-	int to = open(out->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int to = out->to_stdout ? dup(STDOUT_FILENO)
+				: open(out->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 
 	if (to < 0)
 		return elfobj_error(out->path, NULL, "cannot open for writing: %s",

@@ -303,6 +303,29 @@ static int check_header(struct elfobj *obj)
 	return 0;
 }
 
+/*
+ * Sections that libbpf's loader takes by name whatever their flags, and the
+ * static-key ABI's own tables: marked executable they would be both data and
+ * code (bpfkeys would rewrite them as code), so such an object is refused.
+ */
+static bool holds_metadata(const char *name)
+{
+	static const char *const names[] = { ".BTF",
+					     ".BTF.ext",
+					     "license",
+					     "version",
+					     ELFOBJ_MAPS_SECTION,
+					     "maps",
+					     ELFOBJ_STATIC_KEYS_SECTION,
+					     ".bpfkeys",
+					     ".jumptables" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
 static int check_sections(struct elfobj *obj)
 {
 	const struct elfobj_section *names;
@@ -361,6 +384,9 @@ static int check_sections(struct elfobj *obj)
 			return fail(obj, sec->name,
 				    "alignment %llu is not a power of two up to 4096",
 				    (unsigned long long)sh->sh_addralign);
+		if ((sh->sh_flags & SHF_EXECINSTR) && holds_metadata(sec->name))
+			return fail(obj, sec->name,
+				    "marked executable (SHF_EXECINSTR), but it holds no code");
 		if (sh->sh_type == SHT_PROGBITS && (sh->sh_flags & SHF_EXECINSTR) &&
 		    sh->sh_size % ELFOBJ_INSN_SIZE)
 			return fail(obj, sec->name, "code size %llu is not a multiple of %d",
@@ -628,6 +654,40 @@ int elfobj_parse_memory(struct elfobj *obj, const char *path, const void *buf, s
 	return elfobj_parse(obj, path, image, size);
 }
 
+/* "-": standard input (a pipe, or a file of any kind), read to its end. */
+static int read_stdin(struct elfobj *obj)
+{
+	size_t size = 0, cap = 65536;
+	uint8_t *image = malloc(cap + 1), *grown;
+
+	obj->path = "<stdin>";
+	for (;;) {
+		ssize_t n;
+
+		if (!image)
+			return fail(obj, NULL, "out of memory");
+		n = read(STDIN_FILENO, image + size, cap - size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(image);
+			return fail(obj, NULL, "cannot read: %s", strerror(errno));
+		}
+		if (n == 0)
+			break;
+		size += (size_t)n;
+		if (size == cap) {
+			cap *= 2;
+			grown = realloc(image, cap + 1);
+			if (!grown)
+				free(image);
+			image = grown;
+		}
+	}
+	image[size] = 0;
+	return elfobj_parse(obj, obj->path, image, size);
+}
+
 int elfobj_open(struct elfobj *obj, const char *path)
 {
 	struct stat st;
@@ -636,6 +696,8 @@ int elfobj_open(struct elfobj *obj, const char *path)
 	int fd;
 
 	memset(obj, 0, sizeof(*obj));
+	if (strcmp(path, "-") == 0)
+		return read_stdin(obj);
 	obj->path = path;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

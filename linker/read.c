@@ -181,8 +181,12 @@ int input_object_parse(struct input_object *obj, const char *path, char *image, 
 
 int input_object_open(struct input_object *obj, const char *path)
 {
+	int err;
+
 	start(obj, path);
-	return adopt(obj, elfobj_open(&obj->file, path));
+	err = elfobj_open(&obj->file, path);
+	obj->path = obj->file.path ? obj->file.path : path; /* "-" is "<stdin>" */
+	return adopt(obj, err);
 }
 
 void input_object_close(struct input_object *obj)

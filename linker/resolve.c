@@ -265,17 +265,16 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 		obj->symbol_map[index] = glob->symbol_index;
 		if (!is_extern && !glob->is_extern && !glob->is_weak && bind != STB_WEAK)
 			return elfobj_error(obj->path, src_sec ? src_sec->name : NULL,
-					    "symbol '%s': duplicate definition (also defined as a "
-					    "strong symbol in an earlier object)",
-					    name);
+					    "symbol '%s': duplicate definition: also defined "
+					    "(strong) in %s",
+					    name, glob->path);
 		if (!global_symbols_match(linker, glob, obj, name, btf_id, is_extern))
 			return -1;
 		dst_sym = &linker->symbols[glob->symbol_index].sym;
-		/* a strong occurrence anywhere makes the symbol strong */
-		if (bind == STB_GLOBAL) {
+		/* a strong occurrence anywhere makes the output symbol strong; only a
+		 * strong definition makes a later strong one a duplicate */
+		if (bind == STB_GLOBAL)
 			set_bind(dst_sym, STB_GLOBAL);
-			glob->is_weak = false;
-		}
 		/* stricter visibility wins, even from an extern declaration */
 		if (visibility > ELF64_ST_VISIBILITY(dst_sym->st_other))
 			dst_sym->st_other = (dst_sym->st_other & ~3) | visibility;
@@ -297,6 +296,7 @@ static int append_symbol(struct linker *linker, struct input_object *obj,
 				dst_sec->name, linker->sections[glob->section_id].name);
 		glob->section_id = dst_sec ? dst_sec->id : 0;
 		glob->is_extern = false;
+		glob->is_weak = bind == STB_WEAK;
 		glob->path = obj->path;
 		if (glob->btf_id && btf_id &&
 		    complete_extern_btf(linker->btf, glob->btf_id, obj->btf, btf_id))

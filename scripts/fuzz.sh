@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Random, time-boxed fuzzing of both tools' readers (not part of the gate:
-# scripts/test.sh runs the same targets deterministically). Run it before a
+# Random, time-boxed fuzzing of both tools' readers and of libbpfkeys' open
+# and lower path (not part of the gate: scripts/test.sh runs the same targets
+# deterministically). Run it before a
 # submission; a crash input is left in build/fuzz/*/ (artifacts): fix the bug,
 # add a lit test, and copy the input into test/fuzz-corpus/ (see its README).
 #
@@ -13,4 +14,5 @@ export FUZZ_SECONDS=${1:-300}
 rc=0
 "$repo/test/bpfkeys/fuzz-smoke.sh" || rc=1
 "$repo/test/linker/fuzz-smoke.sh" || rc=1
+"$repo/test/libbpfkeys/fuzz-smoke.sh" || rc=1
 exit $rc

@@ -77,7 +77,7 @@ int main(void)
 	// CHECK-NEXT: [exit 1]
 	// CHECK-LABEL: $ ./bpfkeyctl set /sys/fs/bpf/e2e key_a maybe
 	// CHECK-NEXT: bpfkeyctl: error: state 'maybe': expected on or off
-	// CHECK-NEXT: [exit 1]
+	// CHECK-NEXT: [exit 2]
 	// CHECK-LABEL: $ ./bpfkeyctl run /sys/fs/bpf/e2e/progs/no_such_prog
 	// CHECK-NEXT: bpfkeyctl: error: /sys/fs/bpf/e2e/progs/no_such_prog: no such pinned program
 	// CHECK-NEXT: [exit 1]

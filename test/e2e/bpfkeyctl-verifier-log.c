@@ -51,7 +51,7 @@ int main(void)
 	// CHECK-NEXT: [exit 0]
 	// CHECK-LABEL: $ ./bpfkeyctl load --log-level 0 checked.o /sys/fs/bpf/checked
 	// CHECK-NEXT: bpfkeyctl: error: --log-level 0: expected 1 to 7
-	// CHECK-NEXT: [exit 1]
+	// CHECK-NEXT: [exit 2]
 	printf("session exit status %d\n", status);
 	return 0;
 }

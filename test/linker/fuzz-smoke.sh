@@ -9,6 +9,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 runs=${FUZZ_RUNS:-100000}
 seed=${FUZZ_SEED:-1}
 # scripts/fuzz.sh sets FUZZ_SECONDS: random fuzzing for that long instead
@@ -30,10 +31,15 @@ src=$repo/linker
 	$(pkg-config --libs libbpf libelf) -o "$out/fuzz_input_reader"
 
 inputs=$repo/test/linker/Inputs
-cflags=(--target=bpf -O2 -g -I/usr/include/x86_64-linux-gnu -I"$inputs" -I"$repo/runtime-headers")
-"$llvm/clang" "${cflags[@]}" -mcpu=v3 -c "$inputs/fuzz-seed.c" -o "$out/seeds/seed-v3.o"
-"$llvm/clang" "${cflags[@]}" -mcpu=v4 -mllvm -bpf-min-jump-table-entries=3 \
-	-c "$inputs/fuzz-seed.c" -o "$out/seeds/seed-v4-jumptables.o"
+# compiled in the repository with its path mapped to ".": the same seeds
+# (DWARF and BTF name the sources, BTF line info quotes them) in any checkout
+cflags=(--target=bpf -O2 -g -ffile-prefix-map="$repo"=. -I/usr/include/x86_64-linux-gnu -I"$inputs" -I"$repo/runtime-headers")
+(
+	cd "$repo"
+	"$llvm/clang" "${cflags[@]}" -mcpu=v3 -c "$inputs/fuzz-seed.c" -o "$out/seeds/seed-v3.o"
+	"$llvm/clang" "${cflags[@]}" -mcpu=v4 -mllvm -bpf-min-jump-table-entries=3 \
+		-c "$inputs/fuzz-seed.c" -o "$out/seeds/seed-v4-jumptables.o"
+)
 # every yaml2obj document of the malformed-input tests
 for t in "$repo"/test/linker/*.test; do
 	grep -q '^--- !ELF' "$t" || continue

@@ -12,6 +12,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BPFSK_BUILD:-$repo/build}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 count=${1:-20000}
 seed=${2:-1}
 out=$build/mutation
@@ -28,12 +29,17 @@ for f in diag read maps callgraph resolve key_refs format write shrink shrink_re
 # seeds: what clang, bpfld and bpfkeys write for the test inputs
 bin=$build/bin
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-cflags=(--target=bpf -O2 -g -I/usr/include/$multiarch -I"$repo/runtime-headers" -I"$repo/test/bpfkeys/Inputs" -I"$repo/test/linker/Inputs")
+# compiled in the repository with its path mapped to ".": the same seeds
+# (DWARF and BTF name the sources, BTF line info quotes them) in any checkout
+cflags=(--target=bpf -O2 -g -ffile-prefix-map="$repo"=. -I/usr/include/$multiarch -I"$repo/runtime-headers" -I"$repo/test/bpfkeys/Inputs" -I"$repo/test/linker/Inputs")
 s=$out/seeds
-"$bin/clang" "${cflags[@]}" -mcpu=v4 -c "$repo/test/bpfkeys/Inputs/keys_demo.c" -o "$s/keys_demo.o"
-"$bin/clang" "${cflags[@]}" -mcpu=v3 -c "$repo/test/linker/Inputs/fuzz-seed.c" -o "$s/fuzz-seed-v3.o"
-"$bin/clang" "${cflags[@]}" -mcpu=v4 -mllvm -bpf-min-jump-table-entries=3 \
-	-c "$repo/test/linker/Inputs/fuzz-seed.c" -o "$s/fuzz-seed-v4-jumptables.o"
+(
+	cd "$repo"
+	"$bin/clang" "${cflags[@]}" -mcpu=v4 -c "$repo/test/bpfkeys/Inputs/keys_demo.c" -o "$s/keys_demo.o"
+	"$bin/clang" "${cflags[@]}" -mcpu=v3 -c "$repo/test/linker/Inputs/fuzz-seed.c" -o "$s/fuzz-seed-v3.o"
+	"$bin/clang" "${cflags[@]}" -mcpu=v4 -mllvm -bpf-min-jump-table-entries=3 \
+		-c "$repo/test/linker/Inputs/fuzz-seed.c" -o "$s/fuzz-seed-v4-jumptables.o"
+)
 cc -O1 "$repo/bench/bpfkeys/gen.c" -lelf -lbpf -o "$out/gen"
 "$out/gen" 3 "$s/gen-3.o" 1 >/dev/null
 "$out/gen" 20 "$s/gen-20.o" 4 >/dev/null

@@ -25,4 +25,4 @@
 // CHECK-NEXT: libbpfkeys: {{.*}}linked.o: error: no program named 'no_such_prog'
 // CHECK-NEXT: exit 1
 // CHECK-NEXT: bpfkeyctl-stock: error: 'count_lookups': expected NAME=VALUE
-// CHECK-NEXT: exit 1
+// CHECK-NEXT: exit 2

@@ -92,6 +92,19 @@ static int fail(const char *fmt, ...)
 	return 1;
 }
 
+/* A command-line error: as fail(), with exit status 2. */
+__attribute__((format(printf, 1, 2))) static int usage_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: error: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
 /* remembers the name in "prog 'NAME': BPF program load failed: ..." */
 static void note_failed_prog(const char *fmt, va_list ap)
 {
@@ -257,7 +270,7 @@ static int cmd_load(int argc, char **argv)
 			unsigned long l = strtoul(argv[++i], &end, 0);
 
 			if (*end || !l || l > 7)
-				return fail("--log-level %s: expected 1 to 7", argv[i]);
+				return usage_fail("--log-level %s: expected 1 to 7", argv[i]);
 			load_log_level = l;
 		} else {
 			break;
@@ -278,6 +291,13 @@ static int cmd_load(int argc, char **argv)
 				     sets[k] + len + (sets[k][len] == '='));
 				return 2;
 			}
+	}
+	for (k = 0; k < nsets; k++) { /* a malformed --set is a usage error, before any open */
+		const char *eq = strchr(sets[k], '=');
+		bool on;
+
+		if (!eq || eq == sets[k] || parse_state(eq + 1, &on))
+			return usage_fail("--set %s: expected KEY=on|off", sets[k]);
 	}
 	obj_path = argv[i];
 	pindir = argv[i + 1];
@@ -526,7 +546,7 @@ static int cmd_set(int argc, char **argv)
 	pindir = argv[0];
 	key = argv[1];
 	if (parse_state(argv[2], &on))
-		return fail("state '%s': expected on or off", argv[2]);
+		return usage_fail("state '%s': expected on or off", argv[2]);
 	if (check_pindir(pindir))
 		return 1;
 	idx = key_index(pindir, key);
@@ -760,6 +780,7 @@ int main(int argc, char **argv)
 	const char *cmd;
 	int c;
 
+	opterr = 0; /* its errors are reported in the tools' form */
 	while ((c = getopt_long(argc, argv, "+hvV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -773,7 +794,15 @@ int main(int argc, char **argv)
 			printf("bpfkeyctl %s (libbpf %s)\n", BPFSK_VERSION,
 			       libbpf_version_string());
 			return 0;
-		default:
+		default: /* '?': no option here takes an argument */
+			if (optopt && strncmp(argv[optind - 1], "--", 2) != 0)
+				usage_fail("unknown option '-%c'", optopt);
+			else if (optopt)
+				usage_fail("option '%.*s' takes no argument",
+					   (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+			else
+				usage_fail("unknown or ambiguous option '%.*s'",
+					   (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
 			usage(stderr);
 			return 2;
 		}

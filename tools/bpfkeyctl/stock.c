@@ -22,6 +22,7 @@
 
 #include <bpfkeys/libbpfkeys.h>
 #include "bpfsk_version.h"
+#include "elfobj.h" /* elfobj_option_error() */
 
 #define EXIT_USAGE 2
 
@@ -61,6 +62,19 @@ __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return 1;
+}
+
+/* A command-line error: exit status 2. */
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bpfkeyctl-stock: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -112,19 +126,27 @@ static int cmd_load(int argc, char **argv)
 		goto out;
 	}
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
-		char *value = opt == '?' ? NULL : split_assignment(optarg);
+	opterr = 0; /* its errors are reported in the tools' form */
+	while ((opt = getopt_long(argc, argv, "+:", options, NULL)) != -1) {
+		char *value = opt == '?' || opt == ':' ? NULL : split_assignment(optarg);
 		bool on;
 
-		if (opt == '?' || !value) {
-			rc = opt == '?' ? EXIT_USAGE : fail("'%s': expected NAME=VALUE", optarg);
-			if (opt == '?')
-				usage(stderr);
+		if (opt == '?' || opt == ':') {
+			const char *reporter = elfobj_progname; /* the library's, after */
+
+			elfobj_progname = "bpfkeyctl-stock";
+			elfobj_option_error(opt, argv, optind, optopt, options);
+			elfobj_progname = reporter;
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (!value) {
+			rc = usage_error("'%s': expected NAME=VALUE", optarg);
 			goto out;
 		}
 		if (opt == OPT_SET) {
 			if (parse_state(value, &on)) {
-				rc = fail("--set %s=%s: expected on or off", optarg, value);
+				rc = usage_error("--set %s=%s: expected on or off", optarg, value);
 				goto out;
 			}
 			settings[nset].key = optarg;
@@ -214,7 +236,7 @@ static int cmd_set(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (parse_state(argv[3], &on))
-		return fail("state '%s': expected on or off", argv[3]);
+		return usage_error("state '%s': expected on or off", argv[3]);
 	obj = bpfkeys_open_pinned(argv[1], NULL);
 	if (!obj)
 		return 1;
@@ -282,7 +304,7 @@ int main(int argc, char **argv)
 		return cmd_set(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
-	fail("unknown command '%s'", argv[1]);
+	usage_error("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
 }
