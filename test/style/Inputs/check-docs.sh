@@ -3,7 +3,8 @@
 # check-docs.sh REPO: the user documentation (README.md, CONTRIBUTING.md,
 # docs/*.md, kernel-patches/README.md) is written for its readers: it names
 # no issue-tracker numbers ("issue 12", "issues 3-5", "#12") and no team
-# process (engineers, agents, helpers, sessions, who measured what), and
+# process (engineers, agents, helpers, sessions, who measured what) and no
+# path outside the repository (../shared/), and
 # every relative Markdown link in it points to a file or directory that
 # exists. Prints each offence as FILE:LINE: what, and fails; else the count.
 set -euo pipefail
@@ -33,6 +34,7 @@ patterns=(
 	$'\\b(this|that|another|other|previous|next|earlier|every|each) session\\b|\\bsessions\\b|\\bsession\'s\\b\tteam process'
 	$'\\bwho measured\\b\tteam process'
 	$'\\bload average\\b|\\bclosing note\tteam process or a measurement diary'
+	$'\\.\\./shared/\ta path outside the repository'
 )
 for f in "${docs[@]}"; do
 	for p in "${patterns[@]}"; do
