@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Random, time-boxed fuzzing of both tools' readers (not part of the gate:
 # scripts/test.sh runs the same targets deterministically). Run it before a
 # submission; a crash input is left in build/fuzz/*/ (artifacts): fix the bug,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // clang -S prints the static branches, and assembling that output gives the
 // same code as compiling straight to an object.
 // RUN: %clang %bpf_cflags -g0 -c %s -o %t.direct.o
