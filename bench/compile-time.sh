@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Benchmark (not a test): compile time of the patched clang against Debian's
 # stock clang-22 on the byte-identity corpus (test/llvm/Inputs/corpus), same
 # flags, same run. Rounds alternate stock/patched so that load from other

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Builds the patched kernel (kernel-patches/*.patch on Debian's linux-source-6.12
 # 6.12.118) and the user-space pieces of the patched tree that tests and the
 # loader need, into build/kernel/:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Builds the patched clang, llc, llvm-mc and llvm-objdump (llvm-bpf-target/)
 # and puts them in build/bin. Idempotent and cached:
 #

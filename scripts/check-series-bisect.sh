@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Pre-submission check (not part of scripts/test.sh): is the kernel series
 # bisectable? Applies kernel-patches/*.patch to a pristine extraction of
 # Debian's linux-source-6.12 one patch at a time and builds after each one:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # The README's first command: sets up a fresh machine and shows BPF static
 # keys end to end on examples/demo (packet.c + classify.c: two keys, two XDP
 # programs, a shared __noinline function with a site):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Installs everything the build, the tests and the demo need on a brand-new
 # Debian 12 machine. Idempotent: a machine that has it all spends ~1 s here.
 set -euo pipefail

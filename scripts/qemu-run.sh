@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Boots build/kernel/bzImage under qemu (TCG, no KVM) with an initramfs of
 # statically linked test programs and runs them.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Builds what scripts/upstream-suites.sh runs: two kernels of Debian's
 # linux-source-6.12 6.12.118 with the same "suites" config,
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Builds upstream's test_maps from a linux-source-6.12 tree, for
 # scripts/upstream-suites-build.sh, which switches the tree to the variant's
 # series (or none) first:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """Per-test results of upstream's test_progs, baseline vs patched kernel.
 
     upstream-suites-progs-report.py RESULTS_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Runs a subset of upstream's test_progs (tools/testing/selftests/bpf of
 # Debian's linux-source-6.12, with the kernel series' own selftests,
 # kernel-patches/006x) on the series' "suites" kernel and on the baseline's,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Runs upstream's own BPF selftests of the linux-source-6.12 tree against our
 # kernel series and against the same tree without it (the baseline), under
 # qemu TCG, and compares them test by test. The pre-submission check for the

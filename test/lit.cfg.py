@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Top-level lit configuration: every suite under test/ runs with the tools
 # built into build/bin (patched clang, bpfld, bpfkeys) and Debian's LLVM 22
 # tools for inspection (FileCheck, llvm-readelf, not, split-file).

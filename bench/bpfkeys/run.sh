@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Benchmark (not a test): time `bpfkeys resolve` on generated objects with
 # 1k, 10k, 100k and 1M static-key sites, at 1000, 10 and 1 sites per
 # function (so 1k to 1M functions), and print the growth per 10x step next

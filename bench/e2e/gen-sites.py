@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # gen-sites.py SITES PROGRAMS: BPF C with PROGRAMS XDP programs, each with
 # SITES static branches on one key, flip_key (bench/e2e/run.sh, flip cost).
 # Each slow path only touches a global, so the verifier prunes at every join

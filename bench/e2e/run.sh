@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test), one qemu run of the patched kernel:
 #  - per-run cost (BPF_PROG_TEST_RUN, REPEAT runs per measurement, default
 #    1,000,000) of: no branch, a static branch with its key off, with its key

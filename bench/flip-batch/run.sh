@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test), one qemu run of the patched kernel: the cost of
 # flipping a static key with 1, 10, 100, 1000 sites in each of 1 and 10
 # programs, the old way (one BPF_STATIC_KEY_UPDATE per program, one

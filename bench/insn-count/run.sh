@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Benchmark (not a test): retired guest instructions per run of the same
 # small XDP program with its condition written as no branch, a static branch
 # (key off, key on), a const volatile global, a writable global and an array

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Benchmark (not a test): bpfld vs libbpf's linker (`bpftool gen object`,
 # Debian's bpftool with libbpf 1.1 and, newer, the 6.12 tree's with libbpf
 # 1.5, built into the cache by linker/scripts/build-bpftool-6.12.sh) on

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # What one fixed branch costs in the loaded program, on the host's stock
 # kernel (root): bench/lower-cost/count.c built as no branch, the block
 # always run, a static key lowered by `bpfkeys lower` (off / on), a

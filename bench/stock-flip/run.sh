@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test), on the host's stock kernel, as root: what a flip
 # by program replacement (libbpfkeys, docs/abi.md section 7) costs against
 # the size of the programs (about 100, 1,000, 10,000 instructions) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The demo's session inside the patched kernel (busybox sh, run by guest.c):
 # load the resolved object (bpfkeyctl: the patched libbpf), run both
 # programs, flip the keys with bpftool (the patched tree's: `bpftool

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The demo's second half, on the host's stock kernel (no qemu, no series), run
 # by scripts/demo.sh: the same linked object (bpfld output, not resolved) is
 # loaded by bpfkeyctl-stock (libbpfkeys) lowered for the current key states,

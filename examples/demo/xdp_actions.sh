@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # enum xdp_action (linux/bpf.h): value -> name, and name -> value, and one
 # checked run of a pinned program. Sourced by scripts/demo.sh and
 # examples/demo/stock-session.sh (bash, host) and examples/demo/session.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Builds bpftool from Debian's linux-source-6.12 tree as released (its
 # tools/bpf/bpftool with its own libbpf 1.5; none of our kernel series), the
 # newer peer of Debian's packaged bpftool (libbpf 1.1) for bench/linker and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Links the same inputs with bpfld and with libbpf's linker (`bpftool gen
 # object`) and diffs the two outputs after normalising away what is
 # legitimately free: symbol table order (sorted by name) and section offsets

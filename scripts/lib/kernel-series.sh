@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Sourced by scripts/build-kernel.sh and scripts/upstream-suites-build.sh: the
 # kernel series in kernel-patches/, and switching an extracted linux-source
 # tree from one series (or none) to another. Both scripts hash this file into

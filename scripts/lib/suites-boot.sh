@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # shellcheck shell=bash
 # Sourced by scripts/upstream-suites.sh and scripts/upstream-suites-progs.sh:
 # what differs between the arches for a suites guest, its initramfs, and the

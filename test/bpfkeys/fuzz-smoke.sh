@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Fuzz smoke test for the bpfkeys reader (run by scripts/test.sh, not lit):
 # builds bpfkeys/fuzz.c with clang-22 -fsanitize=fuzzer,address,undefined,
 # replays every input of the checked-in regression corpus

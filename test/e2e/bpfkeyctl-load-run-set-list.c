@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // The bpfkeyctl CLI in the patched kernel: load a resolved object and pin it,
 // list programs and key instances, run programs, flip keys by name (set says
 // the mechanism: one text-poke batch, and how many sites), load

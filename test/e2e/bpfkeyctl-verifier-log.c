@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // bpfkeyctl shows why a program with static keys does not load: the
 // verifier log of a program the verifier rejects (libbpf asks for it when
 // the first attempt fails), a note when the kernel refused the program

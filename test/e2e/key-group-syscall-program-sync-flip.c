@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // bpf_static_key_set_sync(&debug_key, 0) from a BPF_PROG_TYPE_SYSCALL
 // program in BPF C (Inputs/key_group_progs.c, syscall_quiet, no site of the
 // key) sets every instance of the key before it returns (docs/abi.md 6.1):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Flipping with bad input gets a clear error, never a crash: an unknown key
 // (per object and per program), a key the program does not use, a program
 // left out of the load, a file descriptor that is not a key (a program, a

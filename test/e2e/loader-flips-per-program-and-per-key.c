@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Two objects linked by bpfld and resolved by bpfkeys, loaded by the patched
 // libbpf: two programs share key_a (FALSE) and key_b (TRUE), key_a also has
 // a site in a __noinline function both programs call and in a bpf_loop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // After load, each key instance is in its key's initial state (key_a FALSE:
 // off, key_b TRUE: on): the loader creates one INSN_ARRAY map per (key,
 // program) named after the key, with BPF_F_STATIC_KEY (| BPF_F_STATIC_KEY_ON)

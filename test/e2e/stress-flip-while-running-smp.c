@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Two vCPUs: one thread, on CPU 1, flips key_b of prog_one (one site) N
 // times while another, on CPU 0, runs prog_one in a loop. No crash, every run returns one of
 // the two valid results (2: key_b on, 0: off), and after the flipper stops

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Sites in a program attached through a BPF trampoline, flipped while it
 // fires: Inputs/tracing_stress.c's fentry program on
 // __x64_sys_getpgid (__arm64_sys_getpgid on arm64).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // The RFC's own selftest (seed 011) as written, through the whole toolchain:
 // its BPF programs (Inputs/seed_static_keys.c: fentry on __x64_sys_nanosleep
 // or __arm64_sys_nanosleep, bpf_printk, bpf_jiffies64) compiled by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Static keys in kprobe programs: Inputs/tracing_progs.c's kprobe on
 // __x64_sys_getppid (perf kprobe PMU; a site in the program and one in a
 // __noinline BPF-to-BPF function) and its kprobe.multi program (fprobe) on

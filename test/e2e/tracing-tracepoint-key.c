@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Static keys in a tracepoint program: Inputs/tracing_progs.c's program on
 // syscalls/sys_enter_getppid (libbpf reads the event id from tracefs and
 // attaches through perf_event_open), two sites of tp_key (TRUE), one of

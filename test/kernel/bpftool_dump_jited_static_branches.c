@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // `bpftool prog dump jited` lists, under each jitted function, the static
 // branches of that function as the image holds them now: offset in the
 // function's image, xlated offset, the instruction read from the image

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // `bpftool prog dump xlated` marks each static branch that a key controls
 // with a comment line naming the key, its map id, the key's current state
 // and what the branch does in that state (a goto_or_nop/gotol_or_nop jumps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // `bpftool prog show` lists the static keys among a program's maps: for
 // each key instance its name, map id, current state (map_extra's
 // BPF_F_STATIC_KEY_ON) and number of sites; `-j` gives the same as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // `bpftool static-key list` lists every static key instance in the system,
 // one line per map: id, name, state, sites and the program it is bound to
 // ("not bound" for a key no program uses); `-j` gives the same as an array

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A program that only refers to a static key (an ld_imm64 of its fd, passed
 // to bpf_static_key_set_sync() or bpf_static_key_set()) has the key in its
 // map_ids, like the program the key is bound to (fd_array), but the key is

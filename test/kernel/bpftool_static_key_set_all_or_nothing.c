@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // `bpftool static-key set NAME` sets all instances of NAME in one
 // BPF_STATIC_KEY_UPDATE: when one of them cannot be set (an instance of
 // that name bound to no program), the command fails, says why, and no

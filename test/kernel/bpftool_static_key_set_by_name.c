@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // `bpftool static-key set NAME on|off` sets every instance of the key NAME
 // (one per program using it) and no other key: the programs of both
 // instances take the new branch, the state each map reports is the new one,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // `bpftool static-key set` refuses what it cannot set, with a message and
 // a non-zero exit, and changes no key: a name no static key has, the id of
 // a map that is not a static key (a plain insn_array), a state other than

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // `bpftool static-key set id ID` and `set pinned PATH` set one instance of
 // a key, the map named: the other instance of the same key keeps its state
 // and its program its branch.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Instruction arrays with constant blinding (kernel-patches/0016,
 // bpf_jit_harden=2): the JIT compiles a copy in which each instruction with
 // a constant became three through r11, and the entries move with them.

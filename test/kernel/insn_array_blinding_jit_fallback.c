@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Instruction array offsets when the JIT fails after constant blinding and
 // the program would fall back to the interpreter (the test kernel has
 // CONFIG_BPF_JIT_ALWAYS_ON off).

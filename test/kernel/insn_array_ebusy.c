@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // One instruction array describes one program (kernel-patches/0016): a
 // second load with a map that a loaded program has gets EBUSY, also after
 // that program is gone; a load that the verifier rejects gives the map

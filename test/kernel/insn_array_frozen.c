@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Binding an instruction array to a program (kernel-patches/0016): the map
 // must be frozen, and every entry must be the offset of an instruction of
 // the program (not past its end, not the second half of an ld_imm64);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // jitted_off (kernel-patches/0017 x86-64, 0018 arm64) is where the code of
 // an entry's instruction starts in the jitted image of its function: for a
 // program with a BPF-to-BPF call, an entry in the called function counts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Creating and filling a BPF_MAP_TYPE_INSN_ARRAY map (upstream's rules,
 // kernel-patches/0016): 4-byte keys, 16-byte struct bpf_insn_array_value,
 // max_entries > 0, map_flags 0 with the kernel adding BPF_F_RDONLY_PROG,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // The verifier keeps an instruction array up to date across its rewrites
 // (kernel-patches/0016): a 64-bit division by a register becomes a guarded
 // sequence (an entry on it stays on the first instruction of the sequence,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Static branches in the interpreter (net.core.bpf_jit_enable=0; the test
 // kernel has CONFIG_BPF_JIT_ALWAYS_ON off): a static branch that no key
 // controls does what its encoding says, as it does in the JIT:

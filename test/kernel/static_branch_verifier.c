@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // The verifier explores both edges of a static branch, whatever the state
 // of its key: a program that is unsafe on only one of the two edges is
 // rejected. Its log prints static branches with their own mnemonics

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // BPF_STATIC_KEY_UPDATE on several keys is all or nothing: a bad fd, an fd
 // that is not a map, a map that is not a static key, a static key bound to
 // no program or whose program is gone, the same map twice (same fd or a

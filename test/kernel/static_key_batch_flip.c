@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // BPF_STATIC_KEY_UPDATE on several key instances at once (map_fds,
 // map_fd_cnt): four programs, each with its own instance of one key and four
 // sites (2-byte and 5-byte, both polarities). One call flips all of them,

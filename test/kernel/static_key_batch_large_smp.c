@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Two vCPUs, 10,000 sites in one batch: a thread on CPU 1 flips the key
 // instances of 10 programs with 1,000 sites each (one instance per
 // program) with one BPF_STATIC_KEY_UPDATE per flip (map_fds of all 10:

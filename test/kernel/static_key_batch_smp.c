@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Two vCPUs: a thread on CPU 1 flips the instances of one key in two
 // programs (four sites each, 2-byte and 5-byte) with one
 // BPF_STATIC_KEY_UPDATE per flip (map_fds of both, one text poke batch)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Binding a static key to a program at BPF_PROG_LOAD (fd_array with
 // fd_array_cnt), the rules a key adds to upstream's INSN_ARRAY ones
 // (frozen, entries inside the program, one program per map: the

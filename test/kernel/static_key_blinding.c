@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Static keys with constant blinding (net.core.bpf_jit_harden=2): the JIT
 // compiles a copy of the program in which every instruction with a
 // constant became a sequence through BPF_REG_AX (r11), so the static

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Static keys with net.core.bpf_jit_harden=1: the kernel blinds constants
 // only in programs whose loader is not privileged, that is has neither
 // CAP_BPF nor CAP_SYS_ADMIN (bpf_jit_blinding_enabled() in

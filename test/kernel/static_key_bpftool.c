@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // bpftool from the patched tree (build/kernel/bpftool, in the initramfs as
 // /bin/bpftool) dumps the xlated program with the static-branch mnemonics,
 // as the program was loaded whatever the key's state: a FALSE key's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A static branch that the verifier proves dead is removed with the rest of
 // the dead code: its key entry reads 0xffffffff and updating the key skips
 // it (nothing to patch), while the key's live site still flips.

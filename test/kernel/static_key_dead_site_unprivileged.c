@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A static branch that the verifier proves dead, in a program loaded by a
 // thread without CAP_BPF: the verifier does not remove dead code for such a
 // loader, it overwrites it with `ja -1` (sanitize_dead_code()). The dead

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Bad input to static keys gets a clear errno: BPF_STATIC_KEY_UPDATE on a
 // map that is not a static key, with on > 1, on a key not bound to a program
 // or whose program is gone, on a bad fd or one that is not a map; and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A static key's fdinfo names the program the key is bound to
 // (static_key_prog_id, kernel-patches/0015): 0 before any program binds it,
 // and after a load that failed; the id of the program that had it in its

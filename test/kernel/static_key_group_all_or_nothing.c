@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A group is set all or nothing: when the write of one site fails (the
 // fault injection of CONFIG_BPF_STATIC_KEY_DEBUG, a site number k in flags
 // bits 16-30: docs/abi.md section 6), BPF_STATIC_KEY_UPDATE on one member

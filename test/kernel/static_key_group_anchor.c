@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // The anchor: the first member of a group, which no program is bound to.
 // It carries the group's state: BPF_STATIC_KEY_UPDATE on it succeeds (on a
 // key in no group with no program it is EINVAL), and so do both kfuncs,

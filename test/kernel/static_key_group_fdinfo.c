@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // What a key reports about its group. fdinfo: static_key_group_id, the
 // same non-zero id for every member of a group, another one for another
 // group, 0 for a key in no group; a plain INSN_ARRAY has no such line.

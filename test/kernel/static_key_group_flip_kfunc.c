@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Both kfuncs set the whole group of the key they are given. The flippers
 // refer to the group's anchor (an ld_imm64 of its fd), which no program is
 // bound to, and are loaded before the programs with the group's sites:

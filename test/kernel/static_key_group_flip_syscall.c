@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // BPF_STATIC_KEY_UPDATE on any member of a key group sets every member:
 // the programs bound to the members, in one batch, and the anchor (a
 // member no program is bound to), which carries the state. Through one fd

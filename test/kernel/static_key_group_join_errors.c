@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // What BPF_MAP_CREATE refuses for key groups, creating nothing: the group
 // flags without BPF_F_STATIC_KEY, both BPF_F_STATIC_KEY_GROUP and _JOIN,
 // _JOIN with BPF_F_STATIC_KEY_ON (a member takes the group's state); and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A key that joins a group (BPF_F_STATIC_KEY_JOIN, a member's fd in
 // inner_map_fd) takes the group's state, whatever state the group was
 // created with or set to since: its map_extra says it, and the program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Two vCPUs: a thread on CPU 1 flips a group through its anchor, over and
 // over, while CPU 0 creates members and loads a program bound to each. A
 // member whose program is loading takes the group's flips (a key in no

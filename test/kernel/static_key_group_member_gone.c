@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A member whose program is gone stays in its group: it carries the
 // group's state (map_extra), it does not fail a flip of the group (a key
 // in no group whose program is gone does: EINVAL), and a flip through it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Right after the load, before any BPF_STATIC_KEY_UPDATE, each site behaves
 // as its key's initial state says (docs/abi.md section 4): a site jumps iff
 // (goto_or_nop: jump while on) == (key defined TRUE). Checked for FALSE and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // BPF_STATIC_KEY_UPDATE rewrites the jitted code in place: the jitted image
 // (BPF_OBJ_GET_INFO_BY_FD, jited_prog_insns, as `bpftool prog dump jited`
 // reads it) differs only at the sites, where a 2-byte nop (66 90) becomes a

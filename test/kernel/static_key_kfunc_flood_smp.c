@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Two vCPUs flip one key from BPF at once, then a flood of 100,000 flips
 // from BPF races user space's flips (docs/abi.md "Flipping a key from
 // BPF"). Phase 1: CPU 0 fires kprobe programs that queue flips

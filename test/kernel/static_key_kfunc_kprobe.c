@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // bpf_static_key_set() from kprobe programs (docs/abi.md "Flipping a key
 // from BPF"): a kprobe on getpid sets the key of another program (a socket
 // filter) on, one on getppid sets it off. The flip is queued and applied by

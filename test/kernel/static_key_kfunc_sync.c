@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // bpf_static_key_set_sync() from a sleepable BPF_PROG_TYPE_SYSCALL program
 // (docs/abi.md "Flipping a key from BPF"). The flipper refers to the key
 // of another program with an ld_imm64, without being bound to it: the key

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // The verifier's rules for the static key kfuncs (docs/abi.md "Flipping a
 // key from BPF"): the map argument must be a static key (not an array map,
 // not a plain INSN_ARRAY), the ld_imm64 must name it through an fd open for

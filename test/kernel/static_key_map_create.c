@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Creating a static key: a BPF_MAP_TYPE_INSN_ARRAY map (upstream's 4-byte
 // key, 16-byte struct bpf_insn_array_value, map_flags 0) with
 // BPF_F_STATIC_KEY [| BPF_F_STATIC_KEY_ON] in map_extra. A key has at most

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Static keys whose sites are in a BPF-to-BPF-called subprogram, which the
 // JIT compiles separately: key A controls a site in the main program, key B
 // one in the callee, key C one in each. Each key flips only its own sites.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A static key switches a program's result off/on/off/on with
 // BPF_STATIC_KEY_UPDATE, with no reload, and map_extra reports each state.
 // Uses only the static libbpf of the patched tree: bpf_map_create() of an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // BPF_STATIC_KEY_UPDATE is all or nothing on both paths, the batch and
 // TEST_STATIC_KEY_UPDATE_PER_SITE, in both directions: three keys in
 // different states (off, on, off) and, as the last fd of the call, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A write that fails in the middle of BPF_STATIC_KEY_UPDATE is rolled back:
 // with the fault injection of CONFIG_BPF_STATIC_KEY_DEBUG (the test config
 // has it; a site number k in flags bits 16-30, in no uapi header:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // BPF_STATIC_KEY_UPDATE needs a map fd opened for writing, as
 // BPF_MAP_UPDATE_ELEM does: a read-only fd of a key (BPF_MAP_GET_FD_BY_ID
 // with BPF_F_RDONLY, or a pin opened with BPF_OBJ_GET and BPF_F_RDONLY)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // One BPF_STATIC_KEY_UPDATE sets at most 65,536 sites in total (the sum of
 // the max_entries of its maps, docs/abi.md section 6): 16 programs with a
 // key instance of 4,096 sites each (the largest instance) flip in one call,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A static branch whose jump lands on the next machine instruction is still
 // a site of its key: the JIT emits it (x86: a 2-byte nop 66 90 or jmp rel8
 // eb 00; arm64: NOP or B +n as any other site) and records it, and each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // The series' enum values agree with upstream Linux (docs/abi.md section
 // 4.1): a static key is upstream's BPF_MAP_TYPE_INSN_ARRAY (34) with
 // BPF_F_STATIC_KEY in map_extra; 35 (upstream's RHASH) is no static key; 36,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # CI fuzz smoke test for bpfld's input reader: builds the libFuzzer target
 # (linker/fuzz/fuzz_input_reader.c, ASan+UBSan) with clang-22, replays the
 # checked-in regression corpus (test/fuzz-corpus/bpfld), then runs a fixed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Mutation campaign for bpfld and bpfkeys (test/mutation/campaign.c): builds
 # the driver with ASan/UBSan from the tools' own sources, makes seed objects
 # (clang output, bpfld links, bpfkeys resolve/lower outputs, generated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Bad input gets a clear error naming what is wrong, and changes nothing:
 // an object without static keys, an object already resolved, an unknown
 // key, a key set twice in one flip, an unknown program, autoload after load,

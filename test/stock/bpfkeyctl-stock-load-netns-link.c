@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // bpfkeyctl-stock load --netns PROG=NSFILE attaches an sk_lookup program to
 // a network namespace by a netns link, which a later `set` (another
 // process, through the pins) updates in place: one program replaced, the

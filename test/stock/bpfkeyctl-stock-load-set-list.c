@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // bpfkeyctl-stock on the host's stock kernel: load the linked end-to-end
 // object with key_b off and pin it, list keys and programs, flip key_a then
 // key_b from separate processes (each `set` opens the pins), each program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // A cgroup/sock_create program through a cgroup bpf_link, driven by
 // socket(2) calls of this process (moved into a cgroup v2 of its own) while
 // another thread flips sock_key 300 times: every socket was counted exactly

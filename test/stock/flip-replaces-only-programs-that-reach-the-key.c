@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // The demo's object (examples/demo): debug_key is reached by both programs
 // (demo_xdp directly and through classify(), demo_xdp_fast through
 // classify()), fast_key only by demo_xdp_fast. A flip of fast_key replaces

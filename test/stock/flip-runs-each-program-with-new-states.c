@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Every program of the end-to-end sources (two objects linked by bpfld, a key
 // shared by two programs, a __noinline function and a bpf_loop callback with
 // sites) returns, right after each flip of each key, what `bpfkeys lower

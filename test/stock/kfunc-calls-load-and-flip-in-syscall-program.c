@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // A program that calls kfuncs (bpf_rcu_read_lock/unlock, extern __ksym) loads
 // on the stock kernel through libbpfkeys, and so does the variant a flip
 // loads: the calls and their relocations go through the in-memory lowering

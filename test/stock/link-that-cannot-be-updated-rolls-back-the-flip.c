@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // A link that cannot be updated makes the flip fail and undoes it: the same
 // XDP program is attached to two devices, the second device is deleted (its
 // link is left defunct: BPF_LINK_UPDATE answers ENOLINK), and a flip swaps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // What libbpfkeys loads for a set of key states is byte for byte what
 // `bpfkeys lower --set` writes for the same states: at the initial states,
 // after a flip (set before load and after load), and after two flips.

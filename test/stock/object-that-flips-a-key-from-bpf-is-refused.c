@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // An object whose programs flip a key from BPF (bpf_static_key_set(&key, on))
 // needs the patched kernel's kfuncs: libbpfkeys refuses it at open, naming
 // the program and the key, with EOPNOTSUPP, as `bpfkeys lower` refuses it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Keys pinned in bpffs are flipped by another process: a loader attaches
 // count_states to veth_rx, pins the object (bpfkeys_pin) and closes it; the
 // program stays attached. A child process opens the pins

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // A pinned sk_lookup netns link, flipped by another process, is updated in
 // place like the XDP link of pinned-keys-flipped-by-another-process.c: the
 // loader attaches count_lookups to this process's network namespace, pins

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // A raw tracepoint's link cannot be updated: libbpfkeys refuses to attach it unless
 // the caller accepts the overlap (BPFKEYS_ATTACH_OVERLAP), then a flip
 // attaches the new program before detaching the old one. Outside a flip

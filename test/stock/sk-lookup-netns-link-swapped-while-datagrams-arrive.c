@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // An sk_lookup program on a netns link (BPF_LINK_TYPE_NETNS, which
 // BPF_LINK_UPDATE swaps atomically), run by the kernel's socket lookup of
 // each UDP datagram sent to a socket on 127.0.0.1 in a network namespace of

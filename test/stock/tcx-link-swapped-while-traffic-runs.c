@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // tcx (Linux 6.6+) through a link that libbpf 1.1 cannot make (libbpfkeys
 // calls BPF_LINK_CREATE itself): the tc program on veth_rx's ingress,
 // driven by frames from its peer while another thread flips mode_a and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // A flip of good_key and bad_key in one call, where the variant of
 // breaks_when_on does not verify (bad_key's on-branch reads the packet
 // unchecked), changes nothing: the error names the program (and gives the

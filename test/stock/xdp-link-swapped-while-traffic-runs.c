@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // XDP through a bpf_link on veth_rx, driven by frames sent from its peer,
 // while another thread flips mode_a and mode_b together 1,000 times: every
 // run saw both keys off or both on (none a mix), each state was seen, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Builds build/bin/bpfkeyctl, statically linked against the patched libbpf
 # that scripts/build-kernel.sh puts in build/kernel/ (so that it runs in the
 # qemu initramfs as well as on the host). Rebuilds only when a source or the

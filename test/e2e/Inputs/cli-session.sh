@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Run by bpfkeyctl-load-run-set-list.c inside the guest (busybox sh): a user's
 # session with bpfkeyctl on the objects in /files. Each command is echoed
 # with its exit status so that the test can check both.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Guest side of key-group-loader-rejects-unrecorded-reference.test: loads
 // /files/unrecorded.o, which must fail with -EINVAL before anything is
 // loaded: no program and no map of the object is left in the kernel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Guest side of key-group-skeleton-setter-and-bpftool-list.test: included
 // after the skeleton bpftool generated for the object of key_group_progs.c,
 // so that key_group__static_keys__set_debug_key() is the generated setter.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # patch_bytes.py IN OUT WHERE SIZE VALUE: copy a .bpfkeys section dump with a
 # little-endian integer of SIZE bytes overwritten. WHERE is a byte offset or
 # "<table>0.<field>": a field of the first entry of a table, located through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Guest side of skeleton-loads-and-flips.test: included after the skeleton
 // that bpftool (patched tree) generated for the resolved e2e object.
 #include "../e2e_loader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // Guest side of skeleton-static-key-setters-flip.test: included after the
 // skeleton that bpftool (patched tree) generated for the resolved e2e object,
 // so that e2e__static_keys__set_key_a/_b() are the generated setters.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # bpfkeyctl (patched libbpf) on the host's stock kernel, on pins that
 # bpfkeyctl-stock made: set and list go to bpfkeyctl-stock, run works on
 # the pinned program as on the patched kernel. The pin directory is this

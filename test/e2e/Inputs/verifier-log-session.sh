@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Run by bpfkeyctl-verifier-log.c inside the guest (busybox sh): bpfkeyctl
 # loads that fail in the verifier, before it, and a load that asks for the
 # log. Each command is echoed with its exit status.

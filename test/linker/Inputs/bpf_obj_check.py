@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """Prints what a linked BPF object's side tables point at, for FileCheck.
 
   static-keys FILE   every .static_keys entry: the instruction at insn_off,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* A fuzzing seed exercising most of what bpfld reads: maps (defined and
  * extern), static key entries, globals, weak and extern symbols, .kconfig and
  * .ksyms externs, CO-RE relocations, static data pointers and a switch that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Prints a directory holding the kernel's BPF static-linking selftests
 # (linux-source-6.12: progs/linked_*.c, test_static_linked*.c and the headers
 # they include) plus a vmlinux.h of the running kernel. Extracted once into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // The patched clang finds its builtin headers (stddef.h: the
 // resource directory, Debian's /usr/lib/llvm-22/lib/clang/22), libbpf's
 // <bpf/bpf_helpers.h> in /usr/include and <asm/types.h> (the multiarch

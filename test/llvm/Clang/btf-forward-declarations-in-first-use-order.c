@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // BTF forward declarations are numbered in the order their pointers are
 // first met (the order of the members of struct __sk_buff: flow_keys before
 // sk), not in heap-address order as in clang-22, where the order changes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // The patched clang takes the builtin headers (stddef.h, stdint.h, ...) from
 // the resource directory Debian's clang-22 reports, by the same path: with -g
 // the path is recorded in the debug info, so another one (the build cache's)

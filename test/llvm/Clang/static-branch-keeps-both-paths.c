@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // At -O2 clang keeps the code of both outcomes of every static branch even
 // when one looks dead: the asm goto is opaque to the optimizer. (The header
 // spells the branch as bytes; the patched llvm-objdump names it.)

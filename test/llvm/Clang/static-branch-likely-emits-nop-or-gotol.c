@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // bpf_static_branch_likely() compiles to nop_or_gotol (0x06, src_reg 3):
 // the likely path falls through, the jump goes to the unlikely one.
 // RUN: %clang %bpf_cflags -c %s -o %t.o

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // bpf_static_branch_unlikely() compiles to gotol_or_nop (0x06, src_reg 1)
 // whose target is the out-of-line unlikely path.
 // RUN: %clang %bpf_cflags -c %s -o %t.o

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // DEFINE_STATIC_KEY_FALSE gives a BTF-defined map whose map_extra is
 // BPF_F_STATIC_KEY (1).
 // RUN: %clang %bpf_cflags -c %s -o %t.o

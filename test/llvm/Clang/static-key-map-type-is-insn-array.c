@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // A static key is a BPF_MAP_TYPE_INSN_ARRAY (34) map in .maps with a __u32
 // key and 16-byte values (struct bpf_insn_array_value, given by its size),
 // without max_entries (each instance gets one entry per site).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Each site adds one 16-byte entry; sites in a subprogram (.text) and in a
 // program section are relocated against their own section symbols.
 // RUN: %clang %bpf_cflags -c %s -o %t.o

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // A likely site sets bit 0 (BPF_STATIC_KEY_ENTRY_LIKELY) in the in-place
 // value of its key field; the relocation is still against the map symbol.
 // RUN: %clang %bpf_cflags -c %s -o %t.o

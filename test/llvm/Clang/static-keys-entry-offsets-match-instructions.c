@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // insn_off and target_off hold the byte offsets, in the program's section,
 // of the static branch and of its jump target.
 // RUN: %clang %bpf_cflags -c %s -o %t.o

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // The .static_keys entry of an unlikely site (docs/abi.md section 2):
 // insn_off R_BPF_64_NODYLD32 and target_off R_BPF_64_ABS32 against the
 // program's section symbol, key R_BPF_64_ABS64 against the key's map symbol,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Static branches only exist once the header's inline functions are inlined
 // and the key's address folded into the "i" operand: at -O0 the header stops
 // with a message saying so, instead of clang's "invalid operand for inline

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Prints the __uint() fields of each BTF-defined map in a raw BTF dump
 # (`bpftool btf dump file X format raw`): a __uint(name, N) member is a
 # pointer to an array of N ints, so follow member -> PTR -> ARRAY nr_elems.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Compiles every source of the corpus with the stock and the patched tool and
 # fails on the first difference. Used by the byte-identity tests.
 #

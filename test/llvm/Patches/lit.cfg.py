@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # The LLVM tests of the patch series (llvm-bpf-target/patches), run from the
 # patched source tree: scripts/build-llvm.sh installs its llvm/test with the
 # tools it built them with, as <build>/llvm-test. The tests are upstream's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # bpfkeyctl-stock with an sk_lookup program on a netns link, in a network
 # namespace of this session (run under `unshare -n`): load with --netns,
 # flip from another process, then errors. The pins go at exit.

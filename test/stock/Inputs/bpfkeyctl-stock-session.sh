@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # A bpfkeyctl-stock session on the host kernel: load and pin the linked
 # end-to-end object, list, run both programs through their pins, flip
 # key_a, run again, errors. The pin directory is this shell's own and goes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // A program that flips a key from BPF (bpf_static_key_set(&key, on)): it
 // cannot run on a stock kernel, which has no static key kfuncs.
 #include <linux/bpf.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # check-clang-format.sh REPO: the user-space C of the tools (elfobj, bpfkeys,
 # linker, libbpfkeys, tools, the bench generators, the mutation campaign, the
 # stock tests) passes the tree's .clang-format. Pinned to clang-format 22 (the

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 ; The asm goto of bpf_static_keys.h, as IR: the .static_keys entry gets the
 ; relocations of docs/abi.md section 2 against the program's section symbol,
 ; with the likely flag (1) in the ABS64 field. llc resolves that field

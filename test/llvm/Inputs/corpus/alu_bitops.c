@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // 32-bit ALU, byte swaps, signed division and sign-extending loads (cpu v4).
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

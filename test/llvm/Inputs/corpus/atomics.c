@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Atomic operations on map values and globals (fetch-add, xchg, cmpxchg, or/and/xor).
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

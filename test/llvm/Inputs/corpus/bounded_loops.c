@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Loops: an unrolled loop, a bounded loop the verifier walks, and bpf_loop().
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Types and macros from clang's builtin headers (<stddef.h>, <stdint.h>,
 // <stdbool.h>, found in the resource directory): with -g, the debug info
 // records where those headers are, so this source checks that the patched

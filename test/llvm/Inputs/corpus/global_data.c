@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Global variables in .data, .bss and .rodata, read-only config knobs.
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

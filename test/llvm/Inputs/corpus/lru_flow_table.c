@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Flow table in an LRU hash keyed by a 5-tuple struct; update, lookup, delete.
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

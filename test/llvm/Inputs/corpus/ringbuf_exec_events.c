@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Tracepoint-style program that reports events through a ring buffer.
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

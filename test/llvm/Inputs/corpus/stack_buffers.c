@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Stack buffers: memset/memcpy builtins, string helpers, bpf_printk formatting.
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

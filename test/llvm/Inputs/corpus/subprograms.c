@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // BPF-to-BPF calls: static and global non-inlined functions, shared by two programs.
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

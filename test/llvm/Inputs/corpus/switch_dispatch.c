@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Dense and sparse switch statements (jump tables on -mcpu=v4).
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // Program array and tail calls, plus an array of maps (map-in-map).
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

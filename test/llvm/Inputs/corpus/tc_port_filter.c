@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // tc classifier: drop TCP/UDP traffic to ports listed in a hash map.
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // XDP: parse Ethernet/IPv4, count packets and bytes per protocol in a per-CPU array.
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
