@@ -85,6 +85,11 @@ key=$( { echo "$pkg_version $(stat -c %s "$tarball")"; echo "$series_hash";
 	 [ "$arch" = x86_64 ] || "$cross_cc" --version | head -1; } | sha256sum | cut -c1-16)
 
 mkdir -p "$cache" "$out"
+# one kernel build per cache at a time: both arches share the extracted tree
+# (the series is switched on it) and each rebuilds its config directory from
+# nothing, which a second build running at once would delete under the first
+exec 9>"$cache/.kernel-lock"
+flock 9
 src_root=$cache/src-$pkg_version
 tree=$src_root/linux-source-6.12
 obj=$cache/obj-$tag$pkg_version
