@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 // Binding a static key to a program (fd_array with fd_array_cnt) needs an
 // fd open for writing, as flipping it does: a read-only fd of an unbound,
 // frozen key gets EPERM ("static key map: fd N is not open for writing")

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 // One BPF_STATIC_KEY_UPDATE sets at most 65536 sites, counted over every
 // member of the groups it sets (docs/abi.md section 6.1): an update of the
 // anchors of two groups of 36,865 entries each (an anchor and nine

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 // A static key kfunc given a register that is not a map pointer is refused
 // at load with EINVAL ("arg#0 is not a static key"), and the verifier looks
 // at no map: the kfunc's __map argument is checked for a static key only

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 // A flip queued with bpf_static_key_set() while the key's work is writing
 // the sites of an earlier one is kept and applied after it (docs/abi.md
 // "Flipping a key from BPF": the last request wins). A key with 4,096

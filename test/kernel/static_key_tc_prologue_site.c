@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 // A program whose first instruction is a static branch loads and flips
 // when the verifier inserts instructions before it: a tc program that
 // writes packet data gets a prologue (bpf_unclone_prologue()) patched in
