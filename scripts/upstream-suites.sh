@@ -92,10 +92,10 @@ suite=test_verifier
 
 # test_verifier cases left out at bpf_jit_harden=2 (they run at 0): each
 # generates a very large program (fill_helper), which blinding makes larger
-# still. Under TCG on the baseline (2026-12-06) "ld_dw: ... test 5" ran for
-# over 15 minutes and "scale: scale test 1" over 13 (both stopped by the boot
-# timeout); issue 21's run by hand saw both scale tests take over 10 minutes
-# on either kernel. The other fill_helper cases finish in seconds at harden=2
+# still. Under TCG on the baseline kernel "ld_dw: ... test 5" ran for over
+# 15 minutes and "scale: scale test 1" over 13 (both stopped by the boot
+# timeout); run by hand, both scale tests took over 10 minutes on either
+# kernel. The other fill_helper cases finish in seconds at harden=2
 # and are run. Matched by name, exactly.
 harden2_excluded=(
 	"ld_dw: xor semi-random 64 bit imms, test 5"

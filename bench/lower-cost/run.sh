@@ -30,7 +30,7 @@ if ! git -C "$repo" cat-file -e "$R10_COMMIT^{commit}" 2>/dev/null; then
 	exit 1
 fi
 # with that commit's headers too: the old tool reads keys as that commit defined them (map type
-# 34, 4-byte values), and the key type has changed since (36 for a while, issue 17; ABI 2 is 34
+# 34, 4-byte values), and the key type has changed since (36 in ABI 1; ABI 2 is 34
 # again, with 16-byte values), so each tool gets an object of its own headers
 git -C "$repo" archive "$R10_COMMIT" bpfkeys elfobj runtime-headers | tar -x -C "$out/r10"
 (cd "$out/r10" && cc -std=c11 -D_GNU_SOURCE -O1 -Ielfobj -Ibpfkeys \

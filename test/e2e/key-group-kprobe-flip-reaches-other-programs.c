@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// A key flipped from BPF C reaches the programs that test it (issue 19,
-// docs/abi.md 6.1 "Key groups"), through the real toolchain: patched clang,
+// A key flipped from BPF C reaches the programs that test it
+// (docs/abi.md 6.1 "Key groups"), through the real toolchain: patched clang,
 // bpfld, bpfkeys resolve (.bpfkeys version 3: kprobe_anomaly and
 // syscall_quiet refer to debug_key), the patched libbpf in the guest.
 // kprobe_anomaly, which has no site of debug_key, calls

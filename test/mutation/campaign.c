@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Mutation campaign for bpfld and bpfkeys (issue 11): structured mutations of
+ * Mutation campaign for bpfld and bpfkeys: structured mutations of
  * real objects (truncations and field changes in the ELF header, section
  * headers, symbols, relocations, .BTF, .BTF.ext, .static_keys, .bpfkeys), each
  * run in-process through the same code paths as the tools' main(), built with
