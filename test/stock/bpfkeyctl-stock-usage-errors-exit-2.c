@@ -24,6 +24,6 @@
 // OLD-FORM: {{^}}bpfkeyctl-stock: error: set key on: write key=on (KEY=on|off)
 // TWICE: {{^}}bpfkeyctl-stock: error: set: key 'key' set twice (on, then off)
 // LIST: {{^}}bpfkeyctl-stock: error: list: unknown option '--yaml'
-// SET: {{^}}bpfkeyctl-stock: error: --set key=maybe: expected on or off
+// SET: {{^}}bpfkeyctl-stock: error: --set key=maybe: expected KEY=on|off
 // OPTION: {{^}}bpfkeyctl-stock: error: unknown or ambiguous option '--bogus'
 // EXTRA: Usage: bpfkeyctl-stock

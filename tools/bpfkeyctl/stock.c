@@ -149,7 +149,7 @@ static int cmd_load(int argc, char **argv)
 		}
 		if (opt == OPT_SET) {
 			if (parse_state(value, &on)) {
-				rc = usage_error("--set %s=%s: expected on or off", optarg, value);
+				rc = usage_error("--set %s=%s: expected KEY=on|off", optarg, value);
 				goto out;
 			}
 			settings[nset].key = optarg;
