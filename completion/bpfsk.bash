@@ -84,14 +84,29 @@ _bpfkeyctl()
 		fi
 		;;
 	set)
-		# PINDIR KEY on|off: the state is the third word after set
-		if [ $((COMP_CWORD - i)) -eq 3 ]; then
+		# PINDIR KEY=on|off...: bash splits KEY=STATE at '=' (COMP_WORDBREAKS),
+		# so the state is the word after a '=' word, or after '=' in cur
+		if [ "$prev" = = ]; then
 			COMPREPLY=($(compgen -W 'on off' -- "$cur"))
 			return
 		fi
-		if [ $((COMP_CWORD - i)) -eq 2 ] && [ -d "${COMP_WORDS[COMP_CWORD - 1]}/keys" ]; then
-			local IFS=$'\n'
-			COMPREPLY=($(cd "${COMP_WORDS[COMP_CWORD - 1]}/keys" && compgen -d -- "$cur"))
+		if [[ $cur == *=* ]]; then
+			COMPREPLY=($(compgen -W "${cur%%=*}=on ${cur%%=*}=off" -- "$cur"))
+			return
+		fi
+		if [ $((COMP_CWORD - i)) -ge 2 ]; then
+			# the keys of patched-kernel pins: PINDIR/keys/KEY
+			if [ -d "${COMP_WORDS[i + 1]}/keys" ]; then
+				local IFS=$'\n'
+				COMPREPLY=($(cd "${COMP_WORDS[i + 1]}/keys" && compgen -d -S = -- "$cur"))
+				compopt -o nospace 2> /dev/null || true # fails outside a completion (complete.sh)
+			fi
+			return
+		fi
+		;;
+	list)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W '--json' -- "$cur"))
 			return
 		fi
 		;;

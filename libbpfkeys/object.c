@@ -428,6 +428,20 @@ int bpfkeys_key_state(const struct bpfkeys_object *obj, const char *key)
 	return k < 0 ? -ENOENT : obj->on[k];
 }
 
+int bpfkeys_program_uses_key(const struct bpfkeys_object *obj, const char *program, const char *key)
+{
+	ssize_t k = static_key_index(obj, key);
+
+	if (k < 0 || lbk_program_index(obj, program) < 0)
+		return -ENOENT;
+	/* an instance of the key in the program: what a flip replaces (flip.c) */
+	for (size_t i = 0; i < obj->bk.instance_count; i++)
+		if (obj->bk.instances[i].key == (uint32_t)k &&
+		    !strcmp(obj->bk.functions[obj->bk.instances[i].program].name, program))
+			return 1;
+	return 0;
+}
+
 /* Lower for on[] into a memfd (bk_lower writes through an fd) and read it back. */
 struct lower_args {
 	struct bk_setting *settings;

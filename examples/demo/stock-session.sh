@@ -40,7 +40,7 @@ say "demo_xdp as the kernel verified it: no trace of the debug branch (not taken
 xlated demo_xdp
 
 say "flip debug_key on: the same command as in the patched kernel; here it replaces the programs that reach the key"
-cmd "$ctl" set "$P" debug_key on
+cmd "$ctl" set "$P" debug_key=on
 run demo_xdp XDP_DROP
 run demo_xdp_fast XDP_DROP
 say "new program ids; demo_xdp is now its debug path alone (classify() is no longer called, so not loaded)"
@@ -48,9 +48,9 @@ cmd "$ctl" list "$P"
 xlated demo_xdp
 
 say "flip fast_key off (only demo_xdp_fast reaches it), then debug_key off"
-cmd "$ctl" set "$P" fast_key off
+cmd "$ctl" set "$P" fast_key=off
 run demo_xdp_fast XDP_TX
-cmd "$ctl" set "$P" debug_key off
+cmd "$ctl" set "$P" debug_key=off
 run demo_xdp XDP_PASS
 run demo_xdp_fast XDP_TX
 cmd "$ctl" list "$P"

@@ -43,7 +43,9 @@
 // CHECK-LABEL: == errors
 // CHECK-NEXT: libbpfkeys: /sys/fs/bpf/bpfkeyctl-stock-{{[0-9]+}}: error: no static key named 'no_such_key'
 // CHECK-NEXT: exit 1
-// CHECK-NEXT: bpfkeyctl-stock: error: state 'maybe': expected on or off
+// CHECK-NEXT: bpfkeyctl-stock: error: set key_a=maybe: expected KEY=on|off
+// CHECK-NEXT: exit 2
+// CHECK-NEXT: bpfkeyctl-stock: error: set key_a on: write key_a=on (KEY=on|off)
 // CHECK-NEXT: exit 2
 // CHECK-NEXT: libbpfkeys: /sys/fs/bpf/no-such-pins: error: /sys/fs/bpf/no-such-pins: No such file or directory
 // CHECK-NEXT: exit 1

@@ -52,8 +52,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: bpfkeyctl load [--set KEY=on|off]... [--log-level N] OBJ PINDIR\n"
 		   "       bpfkeyctl run PINNED_PROG [--repeat N] [--size BYTES]\n"
-		   "       bpfkeyctl set PINDIR KEY on|off\n"
-		   "       bpfkeyctl list PINDIR\n"
+		   "       bpfkeyctl set PINDIR KEY=on|off...\n"
+		   "       bpfkeyctl list [--json] PINDIR\n"
 		   "       bpfkeyctl jited PINNED_PROG\n"
 		   "       bpfkeyctl --help | --version\n"
 		   "\n"
@@ -70,10 +70,12 @@ static void usage(FILE *f)
 		   "  run    BPF_PROG_TEST_RUN a pinned program on a zeroed packet of --size\n"
 		   "         bytes (default 64), --repeat times (default 1); prints retval\n"
 		   "         and the kernel's mean duration per run\n"
-		   "  set    set every instance of KEY on or off, and say how: on the\n"
-		   "         patched kernel one text-poke batch; on stock-kernel pins\n"
-		   "         (bpfkeyctl-stock load) program replacement\n"
-		   "  list   programs, keys, their instances and states\n"
+		   "  set    set every instance of each KEY on or off, all or nothing, and\n"
+		   "         say how: on the patched kernel one text-poke batch (two when\n"
+		   "         some keys go on and others off); on stock-kernel pins\n"
+		   "         (bpfkeyctl-stock load) program replacement, one flip\n"
+		   "  list   programs, keys, their instances and states; --json: one\n"
+		   "         object per program and per key (state, instances)\n"
 		   "  jited  hex dump of a pinned program's JIT image\n"
 		   "\n"
 		   "  -v, --verbose   libbpf debug output\n"
@@ -530,104 +532,398 @@ static int check_pindir(const char *pindir)
 	return 0;
 }
 
+/* One KEY=on|off word of set, split in place; the instances of the key. */
+struct key_setting {
+	const char *key;
+	bool on;
+	int idx; /* in the sorted key list: PINDIR/state */
+	int first_fd, fd_count; /* its instances in the fds of cmd_set */
+};
+
+/*
+ * set's KEY=on|off words, as load --set's: each key at most once. The old
+ * two-word form (KEY on) is refused with the new spelling: one syntax for
+ * key states in every tool, and a script written for it fails loudly
+ * instead of flipping a key named "on".
+ */
+static int parse_settings(int argc, char **argv, struct key_setting *settings)
+{
+	for (int i = 0; i < argc; i++) {
+		char *value = strchr(argv[i], '=');
+		bool on;
+
+		if (!value && i + 1 < argc && !parse_state(argv[i + 1], &on))
+			return usage_fail("set %s %s: write %s=%s (KEY=on|off)", argv[i],
+					  argv[i + 1], argv[i], argv[i + 1]);
+		if (!value || value == argv[i] || parse_state(value + 1, &on))
+			return usage_fail("set %s: expected KEY=on|off", argv[i]);
+		for (int j = 0; j < i; j++)
+			if (strlen(settings[j].key) == (size_t)(value - argv[i]) &&
+			    !strncmp(settings[j].key, argv[i], (size_t)(value - argv[i])))
+				return usage_fail("set: key '%s' set twice (%s, then %s)",
+						  settings[j].key, settings[j].on ? "on" : "off",
+						  value + 1);
+		*value = '\0';
+		settings[i].key = argv[i];
+		settings[i].on = on;
+	}
+	return 0;
+}
+
+/* BPF_STATIC_KEY_UPDATE of the instances fds[i] with want[i] == on, if any */
+static int update_group(const int *fds, const bool *want, int nfds, bool on, int *group)
+{
+	int n = 0;
+
+	for (int i = 0; i < nfds; i++)
+		if (want[i] == on)
+			group[n++] = fds[i];
+	if (!n)
+		return 0;
+	return bpf_static_keys_update(group, n, on, NULL) ? -errno : 1;
+}
+
+/*
+ * The kernel sets several keys in one call when they go to the same state:
+ * keys set on and keys set off are two calls (two batches). If the second
+ * fails, the instances the first changed go back, so that a set is all or
+ * nothing either way.
+ */
+static int flip_instances(const int *fds, const bool *want, const bool *was, int nfds, int *batches)
+{
+	int *group = calloc(nfds ?: 1, sizeof(*group)), err, first, n = 0;
+	bool *undo = NULL;
+
+	if (!group)
+		return -ENOMEM;
+	*batches = 0;
+	first = update_group(fds, want, nfds, true, group);
+	if (first < 0) {
+		free(group);
+		return first;
+	}
+	*batches += first;
+	err = update_group(fds, want, nfds, false, group);
+	if (err >= 0) {
+		*batches += err;
+		free(group);
+		return 0;
+	}
+	if (first) {
+		undo = calloc(nfds, sizeof(*undo));
+		for (int i = 0; undo && i < nfds; i++) {
+			/* false: turned on by the first call, back off now */
+			undo[i] = !(want[i] && !was[i]);
+			n += !undo[i];
+		}
+		if (!undo || (n && update_group(fds, undo, nfds, false, group) < 0))
+			fprintf(stderr, "%s: error: could not undo the keys set on: %s\n",
+				prog_name, undo ? strerror(errno) : "out of memory");
+	}
+	free(undo);
+	free(group);
+	return err;
+}
+
+/* room for n instances in cmd_set's arrays; on failure they stay as they were */
+static int grow_instances(int n, int **fds, bool **want, bool **was,
+			  char (**instance)[NAME_MAX + 1])
+{
+	void *p;
+
+	p = realloc(*fds, n * sizeof(**fds));
+	if (!p)
+		return -1;
+	*fds = p;
+	p = realloc(*want, n * sizeof(**want));
+	if (!p)
+		return -1;
+	*want = p;
+	p = realloc(*was, n * sizeof(**was));
+	if (!p)
+		return -1;
+	*was = p;
+	p = realloc(*instance, n * sizeof(**instance));
+	if (!p)
+		return -1;
+	*instance = p;
+	return 0;
+}
+
 static int cmd_set(int argc, char **argv)
 {
 	char path[PATH_MAX], ipath[PATH_MAX + 256];
-	const char *pindir, *key;
-	struct dirent **names;
-	int n, i, nfds = 0, *fds, state_fd, idx, err = 0, flipped = 0;
+	struct key_setting *settings = NULL;
+	char (*instance)[NAME_MAX + 1] = NULL; /* [fd]: its program */
+	const char *pindir;
+	int i, s, nsettings, nfds = 0, maxfds = 0, *fds = NULL, state_fd, err = 0, batches = 0;
 	unsigned long sites = 0;
-	bool on;
+	bool *want = NULL, *was = NULL;
 
-	if (argc != 3) {
+	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	pindir = argv[0];
-	key = argv[1];
-	if (parse_state(argv[2], &on))
-		return usage_fail("state '%s': expected on or off", argv[2]);
-	if (check_pindir(pindir))
-		return 1;
-	idx = key_index(pindir, key);
-	if (idx < 0 || strchr(key, '/'))
-		return fail("%s: unknown key '%s' (bpfkeyctl list %s)", pindir, key, pindir);
-
-	snprintf(path, sizeof(path), "%s/keys/%s", pindir, key);
-	n = scandir(path, &names, NULL, alphasort);
-	if (n < 0)
-		return fail("%s: %s", path, strerror(errno));
-	/* all instances in one BPF_STATIC_KEY_UPDATE: all flip or none */
-	fds = calloc(n ?: 1, sizeof(*fds));
-	if (!fds)
+	nsettings = argc - 1;
+	settings = calloc(nsettings, sizeof(*settings));
+	if (!settings)
 		return fail("out of memory");
-	for (i = 0; i < n && !err; i++) {
-		if (names[i]->d_name[0] == '.')
-			continue;
-		snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
-		fds[nfds] = bpf_obj_get(ipath);
-		if (fds[nfds] < 0) {
-			err = fail("%s: %s", ipath, strerror(errno));
-		} else {
-			/* an instance's entries are its sites: the jumps poked */
-			struct bpf_map_info info = {};
-			__u32 len = sizeof(info);
+	err = parse_settings(nsettings, argv + 1, settings);
+	if (err)
+		goto out;
+	if (check_pindir(pindir)) {
+		err = 1;
+		goto out;
+	}
+	for (s = 0; s < nsettings; s++) { /* every key known before anything changes */
+		settings[s].idx = key_index(pindir, settings[s].key);
+		if (settings[s].idx < 0 || strchr(settings[s].key, '/')) {
+			err = fail("%s: unknown key '%s' (bpfkeyctl list %s)", pindir,
+				   settings[s].key, pindir);
+			goto out;
+		}
+	}
 
-			if (!bpf_map_get_info_by_fd(fds[nfds], &info, &len))
-				sites += info.max_entries;
-			nfds++;
+	/* every instance of every key: all set together, or none */
+	for (s = 0; s < nsettings && !err; s++) {
+		struct dirent **names;
+		int n;
+
+		snprintf(path, sizeof(path), "%s/keys/%s", pindir, settings[s].key);
+		n = scandir(path, &names, NULL, alphasort);
+		if (n < 0) {
+			err = fail("%s: %s", path, strerror(errno));
+			break;
 		}
-	}
-	if (!err && nfds && bpf_static_keys_update(fds, nfds, on, NULL))
-		err = fail("%s: cannot set %s: %s%s", path, on ? "on" : "off", strerror(errno),
-			   errno == EINVAL
-				   ? " (not all of them static keys bound to loaded programs)"
-				   : "");
-	for (i = 0; i < n; i++) {
-		if (!err && names[i]->d_name[0] != '.') {
-			printf("%s/%s: %s\n", key, names[i]->d_name, on ? "on" : "off");
-			flipped++;
+		settings[s].first_fd = nfds;
+		if (nfds + n > maxfds && grow_instances(nfds + n, &fds, &want, &was, &instance)) {
+			err = fail("out of memory");
+			for (i = 0; i < n; i++)
+				free(names[i]);
+			free(names);
+			break;
 		}
-		free(names[i]);
+		maxfds = nfds + n > maxfds ? nfds + n : maxfds;
+		for (i = 0; i < n; i++) {
+			if (!err && names[i]->d_name[0] != '.') {
+				snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
+				fds[nfds] = bpf_obj_get(ipath);
+				if (fds[nfds] < 0) {
+					err = fail("%s: %s", ipath, strerror(errno));
+				} else {
+					/* an instance's entries are its sites: the jumps poked */
+					struct bpf_map_info info = {};
+					__u32 len = sizeof(info);
+
+					if (!bpf_map_get_info_by_fd(fds[nfds], &info, &len))
+						sites += info.max_entries;
+					was[nfds] = info.map_extra & BPF_F_STATIC_KEY_ON;
+					want[nfds] = settings[s].on;
+					snprintf(instance[nfds], sizeof(instance[nfds]), "%s",
+						 names[i]->d_name);
+					nfds++;
+				}
+			}
+			free(names[i]);
+		}
+		free(names);
+		settings[s].fd_count = nfds - settings[s].first_fd;
 	}
-	for (i = 0; i < nfds; i++)
-		close(fds[i]);
-	free(fds);
-	free(names);
-	if (!flipped && !err)
-		printf("%s: unused key, no instance\n", key);
-	/* as bpfkeyctl-stock's "(stock kernel: program replacement, ...)" */
-	else if (!err)
-		printf("%s: %s (patched kernel: text poke, %lu site(s) in %d program(s), one "
-		       "batch)\n",
-		       key, on ? "on" : "off", sites, flipped);
+	if (!err && nfds) {
+		int e = flip_instances(fds, want, was, nfds, &batches);
+
+		if (e < 0)
+			err = fail("%s: cannot set the keys: %s%s", pindir, strerror(-e),
+				   e == -EINVAL ? " (not all of them static keys bound to loaded "
+						  "programs)"
+						: "");
+	}
+	if (err)
+		goto out;
+	for (s = 0; s < nsettings; s++) {
+		for (i = settings[s].first_fd; i < settings[s].first_fd + settings[s].fd_count; i++)
+			printf("%s/%s: %s\n", settings[s].key, instance[i],
+			       settings[s].on ? "on" : "off");
+		if (!settings[s].fd_count)
+			printf("%s: unused key, no instance\n", settings[s].key);
+	}
+	if (nfds) {
+		int programs = 0;
+
+		for (i = 0; i < nfds; i++) { /* programs: distinct instance names */
+			int j = 0;
+
+			while (j < i && strcmp(instance[j], instance[i]))
+				j++;
+			programs += j == i;
+		}
+		/* as bpfkeyctl-stock's "(stock kernel: program replacement, ...)" */
+		for (s = 0; s < nsettings; s++)
+			printf("%s%s: %s", s ? ", " : "", settings[s].key,
+			       settings[s].on ? "on" : "off");
+		printf(" (patched kernel: text poke, %lu site(s) in %d program(s), %s)\n", sites,
+		       programs, batches > 1 ? "two batches" : "one batch");
+	}
 
 	snprintf(path, sizeof(path), "%s/state", pindir);
 	state_fd = bpf_obj_get(path);
 	if (state_fd >= 0) {
-		__u32 k = idx, v = on;
+		for (s = 0; s < nsettings; s++) {
+			__u32 k = settings[s].idx, v = settings[s].on;
 
-		if (!err)
 			bpf_map_update_elem(state_fd, &k, &v, BPF_ANY);
+		}
 		close(state_fd);
 	}
+out:
+	for (i = 0; i < nfds; i++)
+		close(fds[i]);
+	free(fds);
+	free(want);
+	free(was);
+	free(instance);
+	free(settings);
 	return err;
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/*
+ * list --json: what list prints, as one object: "programs" (name, id,
+ * jited_bytes, maps) and "keys", one object per key with its state and its
+ * instances (program, map_id, sites).
+ */
+static void list_json(const char *pindir)
+{
+	char path[PATH_MAX], ipath[2 * PATH_MAX], mpath[3 * PATH_MAX];
+	struct dirent **names, **inst;
+	int n, m, i, j, idx = 0, state_fd;
+	bool first = true;
+
+	printf("{\"kernel\":\"patched\",\"programs\":[");
+	snprintf(path, sizeof(path), "%s/progs", pindir);
+	n = scandir(path, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			struct bpf_prog_info info = {};
+			__u32 len = sizeof(info);
+			int fd;
+
+			snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
+			fd = bpf_obj_get(ipath);
+			printf("%s{\"name\":", first ? "" : ",");
+			json_string(names[i]->d_name);
+			if (fd >= 0 && !bpf_prog_get_info_by_fd(fd, &info, &len))
+				printf(",\"id\":%u,\"jited_bytes\":%u,\"maps\":%u}", info.id,
+				       info.jited_prog_len, info.nr_map_ids);
+			else
+				printf(",\"id\":null}");
+			if (fd >= 0)
+				close(fd);
+			first = false;
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+
+	printf("],\"keys\":[");
+	first = true;
+	snprintf(path, sizeof(path), "%s/state", pindir);
+	state_fd = bpf_obj_get(path);
+	snprintf(path, sizeof(path), "%s/keys", pindir);
+	n = scandir(path, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		bool first_instance = true;
+
+		if (names[i]->d_name[0] == '.') {
+			free(names[i]);
+			continue;
+		}
+		snprintf(ipath, sizeof(ipath), "%s/%s", path, names[i]->d_name);
+		printf("%s{\"name\":", first ? "" : ",");
+		json_string(names[i]->d_name);
+		printf(",\"state\":\"%s\",\"instances\":[", key_state(ipath, state_fd, idx++));
+		first = false;
+		m = scandir(ipath, &inst, NULL, alphasort);
+		for (j = 0; j < m; j++) {
+			if (inst[j]->d_name[0] != '.') {
+				struct bpf_map_info info = {};
+				__u32 len = sizeof(info);
+				int fd;
+
+				snprintf(mpath, sizeof(mpath), "%s/%s", ipath, inst[j]->d_name);
+				fd = bpf_obj_get(mpath);
+				printf("%s{\"program\":", first_instance ? "" : ",");
+				json_string(inst[j]->d_name);
+				if (fd >= 0 && !bpf_map_get_info_by_fd(fd, &info, &len))
+					printf(",\"map_id\":%u,\"sites\":%u}", info.id,
+					       info.max_entries);
+				else
+					printf(",\"map_id\":null}");
+				if (fd >= 0)
+					close(fd);
+				first_instance = false;
+			}
+			free(inst[j]);
+		}
+		if (m >= 0)
+			free(inst);
+		printf("]}");
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	if (state_fd >= 0)
+		close(state_fd);
+	printf("]}\n");
 }
 
 static int cmd_list(int argc, char **argv)
 {
 	char path[PATH_MAX], ipath[2 * PATH_MAX];
 	struct dirent **names, **inst;
-	const char *pindir;
+	const char *pindir = NULL;
 	int n, m, i, j, idx = 0, state_fd;
+	bool json = false;
 
-	if (argc != 1) {
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_fail("list: unknown option '%s'", argv[i]);
+		} else if (pindir) {
+			usage(stderr);
+			return 2;
+		} else {
+			pindir = argv[i];
+		}
+	}
+	if (!pindir) {
 		usage(stderr);
 		return 2;
 	}
-	pindir = argv[0];
 	if (check_pindir(pindir))
 		return 1;
+	if (json) {
+		list_json(pindir);
+		return 0;
+	}
 
 	snprintf(path, sizeof(path), "%s/progs", pindir);
 	n = scandir(path, &names, NULL, alphasort);
@@ -745,6 +1041,15 @@ static bool stock_pins(const char *pindir)
 	return access(path, F_OK) == 0;
 }
 
+/* set PINDIR ..., list [--json] PINDIR: the first word not an option */
+static const char *first_operand(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] != '-')
+			return argv[i];
+	return NULL;
+}
+
 static int run_stock(const char *cmd, int argc, char **argv)
 {
 	char self[PATH_MAX], tool[PATH_MAX + 32];
@@ -764,7 +1069,7 @@ static int run_stock(const char *cmd, int argc, char **argv)
 	fflush(stdout);
 	execv(tool, args);
 	fail("%s: %s (%s holds stock-kernel pins, which bpfkeyctl-stock flips)", tool,
-	     strerror(errno), argv[0]);
+	     strerror(errno), first_operand(argc, argv));
 	free(args);
 	return 1;
 }
@@ -820,7 +1125,8 @@ int main(int argc, char **argv)
 		return cmd_load(argc, argv);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc, argv);
-	if ((!strcmp(cmd, "set") || !strcmp(cmd, "list")) && argc >= 1 && stock_pins(argv[0]))
+	if ((!strcmp(cmd, "set") || !strcmp(cmd, "list")) && first_operand(argc, argv) &&
+	    stock_pins(first_operand(argc, argv)))
 		return run_stock(cmd, argc, argv);
 	if (!strcmp(cmd, "set"))
 		return cmd_set(argc, argv);

@@ -31,8 +31,8 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: bpfkeyctl-stock load [--set KEY=on|off]... [--xdp PROG=IFNAME]...\n"
 		   "                            [--cgroup PROG=DIR]... [--netns PROG=NSFILE]... "
 		   "OBJ PINDIR\n"
-		   "       bpfkeyctl-stock set PINDIR KEY on|off\n"
-		   "       bpfkeyctl-stock list PINDIR\n"
+		   "       bpfkeyctl-stock set PINDIR KEY=on|off...\n"
+		   "       bpfkeyctl-stock list [--json] PINDIR\n"
 		   "       bpfkeyctl-stock --help | --version\n"
 		   "\n"
 		   "Static keys on a stock kernel (libbpfkeys): OBJ is the object linked by\n"
@@ -46,8 +46,11 @@ static void usage(FILE *f)
 		   "         /run/netns/NAME)\n"
 		   "         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
 		   "         each program's current version\n"
-		   "  set    set KEY on or off: says which programs were replaced\n"
-		   "  list   keys and their states, programs: ids and loaded sizes\n"
+		   "  set    set each KEY on or off, all in one flip (every program that\n"
+		   "         reaches one of them replaced once, all or nothing); says how\n"
+		   "         many programs were replaced\n"
+		   "  list   keys and their states, programs: ids and loaded sizes;\n"
+		   "         --json: one object per key (state, programs) and per program\n"
 		   "\n"
 		   "Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
 }
@@ -146,7 +149,7 @@ static int cmd_load(int argc, char **argv)
 		}
 		if (opt == OPT_SET) {
 			if (parse_state(value, &on)) {
-				rc = usage_error("--set %s=%s: expected on or off", optarg, value);
+				rc = usage_error("--set %s=%s: expected KEY=on|off", optarg, value);
 				goto out;
 			}
 			settings[nset].key = optarg;
@@ -225,40 +228,161 @@ out:
 	return rc;
 }
 
+/*
+ * set's KEY=on|off words, as --set's: each key at most once. The old
+ * two-word form (KEY on) is refused with the new spelling: one syntax for
+ * key states in every tool, and a script written for it fails loudly
+ * instead of flipping a key named "on".
+ */
+static int parse_settings(int argc, char **argv, struct bpfkeys_setting *settings)
+{
+	for (int i = 0; i < argc; i++) {
+		char *value = strchr(argv[i], '=');
+		bool on;
+
+		if (!value && i + 1 < argc && !parse_state(argv[i + 1], &on))
+			return usage_error("set %s %s: write %s=%s (KEY=on|off)", argv[i],
+					   argv[i + 1], argv[i], argv[i + 1]);
+		if (!value || value == argv[i] || parse_state(value + 1, &on))
+			return usage_error("set %s: expected KEY=on|off", argv[i]);
+		settings[i].key = argv[i];
+		settings[i].on = on;
+		for (int j = 0; j < i; j++)
+			if (strlen(settings[j].key) == (size_t)(value - argv[i]) &&
+			    !strncmp(settings[j].key, argv[i], (size_t)(value - argv[i])))
+				return usage_error("set: key '%s' set twice (%s, then %s)",
+						   settings[j].key, settings[j].on ? "on" : "off",
+						   value + 1);
+		*value = '\0';
+	}
+	return 0;
+}
+
 static int cmd_set(int argc, char **argv)
 {
+	struct bpfkeys_setting *settings;
 	struct bpfkeys_object *obj;
-	bool on;
-	int n;
+	int n, rc;
 
-	if (argc != 4) {
+	if (argc < 3) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (parse_state(argv[3], &on))
-		return usage_error("state '%s': expected on or off", argv[3]);
+	settings = calloc((size_t)argc, sizeof(*settings));
+	if (!settings)
+		return fail("out of memory");
+	rc = parse_settings(argc - 2, argv + 2, settings);
+	if (rc) {
+		free(settings);
+		return rc;
+	}
 	obj = bpfkeys_open_pinned(argv[1], NULL);
-	if (!obj)
+	if (!obj) {
+		free(settings);
 		return 1;
-	n = bpfkeys_set(obj, argv[2], on);
-	if (n >= 0)
-		printf("%s: %s (stock kernel: program replacement, %d program(s) replaced)\n",
-		       argv[2], on ? "on" : "off", n);
+	}
+	/* all keys in one flip: every program replaced once, all or nothing */
+	n = bpfkeys_flip(obj, settings, (size_t)argc - 2);
+	if (n >= 0) {
+		for (int i = 0; i < argc - 2; i++)
+			printf("%s%s: %s", i ? ", " : "", settings[i].key,
+			       settings[i].on ? "on" : "off");
+		printf(" (stock kernel: program replacement, %d program(s) replaced)\n", n);
+	}
 	bpfkeys_close(obj);
+	free(settings);
 	return n < 0;
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* list --json: one object per key (state, the programs a flip of it
+ * replaces), one per program (its current version) */
+static void list_json(const struct bpfkeys_object *obj)
+{
+	printf("{\"kernel\":\"stock\",\"keys\":[");
+	for (size_t k = 0; k < bpfkeys_key_count(obj); k++) {
+		const char *key = bpfkeys_key_name(obj, k);
+		bool first = true;
+
+		printf("%s{\"name\":", k ? "," : "");
+		json_string(key);
+		printf(",\"state\":\"%s\",\"programs\":[",
+		       bpfkeys_key_state(obj, key) ? "on" : "off");
+		for (size_t p = 0; p < bpfkeys_program_count(obj); p++) {
+			const char *name = bpfkeys_program_name(obj, p);
+
+			if (bpfkeys_program_uses_key(obj, name, key) != 1)
+				continue;
+			printf("%s", first ? "" : ",");
+			json_string(name);
+			first = false;
+		}
+		printf("]}");
+	}
+	printf("],\"programs\":[");
+	for (size_t p = 0; p < bpfkeys_program_count(obj); p++) {
+		const char *name = bpfkeys_program_name(obj, p);
+		int fd = bpfkeys_program_fd(obj, name);
+		struct bpf_prog_info info;
+		uint32_t len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		printf("%s{\"name\":", p ? "," : "");
+		json_string(name);
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			printf(",\"loaded\":false}");
+		else
+			printf(",\"loaded\":true,\"id\":%u,\"xlated_insns\":%u,\"jited_bytes\":%u}",
+			       info.id, info.xlated_prog_len / 8, info.jited_prog_len);
+	}
+	printf("]}\n");
 }
 
 static int cmd_list(int argc, char **argv)
 {
 	struct bpfkeys_object *obj;
+	const char *dir = NULL;
+	bool json = false;
 
-	if (argc != 2) {
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_error("list: unknown option '%s'", argv[i]);
+		} else if (dir) {
+			usage(stderr);
+			return EXIT_USAGE;
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	obj = bpfkeys_open_pinned(argv[1], NULL);
+	obj = bpfkeys_open_pinned(dir, NULL);
 	if (!obj)
 		return 1;
+	if (json) {
+		list_json(obj);
+		bpfkeys_close(obj);
+		return 0;
+	}
 	printf("stock kernel pins (libbpfkeys): %zu key(s), %zu program(s)\n",
 	       bpfkeys_key_count(obj), bpfkeys_program_count(obj));
 	for (size_t k = 0; k < bpfkeys_key_count(obj); k++)

@@ -119,6 +119,11 @@ size_t bpfkeys_key_count(const struct bpfkeys_object *obj);
 const char *bpfkeys_key_name(const struct bpfkeys_object *obj, size_t index);
 /* 1 if on, 0 if off, -ENOENT if the object has no static key of that name */
 int bpfkeys_key_state(const struct bpfkeys_object *obj, const char *key);
+/* 1 if a flip of key replaces the program (it has a static branch on the key,
+ * in it or in a subprogram it calls), 0 if not, -ENOENT if the object has no
+ * such key or program */
+int bpfkeys_program_uses_key(const struct bpfkeys_object *obj, const char *program,
+			     const char *key);
 
 struct bpfkeys_setting {
 	const char *key;

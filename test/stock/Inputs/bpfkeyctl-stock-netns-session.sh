@@ -12,7 +12,7 @@ ip link set lo up
 echo "== load"
 "$ctl" load --netns count_lookups=/proc/self/ns/net "$obj" "$pins"; echo "exit $?"
 echo "== set"
-"$ctl" set "$pins" mode_a on; echo "exit $?"
+"$ctl" set "$pins" mode_a=on; echo "exit $?"
 ls "$pins/links"
 echo "== errors"
 "$ctl" load --netns count_lookups=/no/such/netns "$obj" "$pins.2"; echo "exit $?"

@@ -15,16 +15,17 @@ echo "== list"
 echo "== run"
 "$run" "$pins"/progs/prog_one "$pins"/progs/prog_two
 echo "== set key_a on"
-"$ctl" set "$pins" key_a on
+"$ctl" set "$pins" key_a=on
 "$run" "$pins"/progs/prog_one "$pins"/progs/prog_two
 echo "== set key_b on"
-"$ctl" set "$pins" key_b on
+"$ctl" set "$pins" key_b=on
 "$run" "$pins"/progs/prog_one "$pins"/progs/prog_two
 echo "== list"
 "$ctl" list "$pins"
 echo "== errors"
-"$ctl" set "$pins" no_such_key on; echo "exit $?"
-"$ctl" set "$pins" key_a maybe; echo "exit $?"
-"$ctl" set /sys/fs/bpf/no-such-pins key_a on; echo "exit $?"
+"$ctl" set "$pins" no_such_key=on; echo "exit $?"
+"$ctl" set "$pins" key_a=maybe; echo "exit $?"
+"$ctl" set "$pins" key_a on; echo "exit $?"
+"$ctl" set /sys/fs/bpf/no-such-pins key_a=on; echo "exit $?"
 "$ctl" load "$obj" "$pins"; echo "exit $?"
 "$ctl" frobnicate; echo "exit $?"
