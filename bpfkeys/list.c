@@ -10,28 +10,13 @@
 
 #include "bpfkeys.h"
 #include "format.h"
+#include "json_string.h"
 
 static const char *site_mnemonic(uint32_t flags)
 {
 	if (flags & BPFKEYS_SITE_WIDE)
 		return flags & BPFKEYS_SITE_JUMP_WHEN_OFF ? "nop_or_gotol" : "gotol_or_nop";
 	return flags & BPFKEYS_SITE_JUMP_WHEN_OFF ? "nop_or_goto" : "goto_or_nop";
-}
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
 }
 
 /*

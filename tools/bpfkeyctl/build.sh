@@ -18,14 +18,14 @@ version_h=$build/generated/bpfsk_version.h
 [ -r "$kout/lib/libbpf.a" ] || die "$kout/lib/libbpf.a missing: run scripts/build-kernel.sh first"
 [ -r "$version_h" ] || die "$version_h missing: configure $build with cmake first"
 if [ -x "$out" ] && [ "$out" -nt "$src" ] && [ "$out" -nt "$kout/lib/libbpf.a" ] &&
-   [ "$out" -nt "$0" ] && [ "$out" -nt "$version_h" ]; then
+   [ "$out" -nt "$0" ] && [ "$out" -nt "$version_h" ] && [ "$out" -nt "$repo/elfobj/json_string.h" ]; then
 	exit 0
 fi
 mkdir -p "$build/bin"
 tmp=$(mktemp "$build/bin/.bpfkeyctl.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -static \
-	-I"$kout/include" -I"$kout/usr/include" -I"$build/generated" \
+	-I"$kout/include" -I"$kout/usr/include" -I"$build/generated" -I"$repo/elfobj" \
 	-o "$tmp" "$src" "$kout/lib/libbpf.a" -lelf -lz -lzstd
 chmod 755 "$tmp"
 mv -f "$tmp" "$out"

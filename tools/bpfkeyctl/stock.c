@@ -23,6 +23,7 @@
 #include <bpfkeys/libbpfkeys.h>
 #include "bpfsk_version.h"
 #include "elfobj.h" /* elfobj_option_error() */
+#include "json_string.h"
 
 #define EXIT_USAGE 2
 
@@ -292,22 +293,6 @@ static int cmd_set(int argc, char **argv)
 	bpfkeys_close(obj);
 	free(settings);
 	return n < 0;
-}
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
 }
 
 /* list --json: one object per key (state, the programs a flip of it
