@@ -56,15 +56,20 @@ static void usage(FILE *f)
 		   "Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
 }
 
+static void print_error(const char *fmt, va_list ap)
+{
+	fputs("bpfkeyctl-stock: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("bpfkeyctl-stock: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 1;
 }
 
@@ -73,11 +78,9 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 {
 	va_list ap;
 
-	fputs("bpfkeyctl-stock: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_USAGE;
 }
 
