@@ -15,45 +15,7 @@
 // RUN: %stock_cc %s -Wl,--wrap=calloc,--wrap=malloc,--wrap=realloc %stock_libs -o %t/test
 // RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
 #include "stock_test.h"
-
-void *__real_calloc(size_t n, size_t size);
-void *__real_malloc(size_t size);
-void *__real_realloc(void *p, size_t size);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_malloc(size_t size);
-void *__wrap_realloc(void *p, size_t size);
-
-/* the allocation to refuse, counted from 1 since counting began; 0: none */
-static size_t refuse_at, counted;
-
-static bool refuse(void)
-{
-	return refuse_at && ++counted == refuse_at;
-}
-
-void *__wrap_calloc(size_t n, size_t size)
-{
-	return refuse() ? NULL : __real_calloc(n, size);
-}
-
-void *__wrap_malloc(size_t size)
-{
-	return refuse() ? NULL : __real_malloc(size);
-}
-
-void *__wrap_realloc(void *p, size_t size)
-{
-	return refuse() ? NULL : __real_realloc(p, size);
-}
-
-static int quiet(enum libbpfkeys_print_level level, const char *fmt, va_list ap, void *ctx)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	(void)ctx;
-	return 0;
-}
+#include "refuse_nth_allocation.h"
 
 int main(int argc, char **argv)
 {
