@@ -27,11 +27,10 @@ cc=/usr/lib/llvm-22/bin/clang
 rm -rf "$out/corpus" "$out/new"
 mkdir -p "$out/corpus" "$out/new" "$out/artifacts"
 
-srcs=("$repo"/elfobj/{diag,read,btf,static_keys,write,output,strtab}.c)
-for f in diag read maps callgraph resolve key_refs format write shrink shrink_reach shrink_place shrink_refs lower list; do
-	srcs+=("$repo/bpfkeys/$f.c")
-done
-srcs+=("$repo"/libbpfkeys/{object,flip,attach,pin,fuzz}.c)
+. "$repo/scripts/lib/fuzz-sources.sh"
+mapfile -t srcs < <(fuzz_sources "$build" elfobj bpfkeys_core libbpfkeys_objects)
+[ ${#srcs[@]} -gt 0 ] || exit 1
+srcs+=("$repo/libbpfkeys/fuzz.c")
 "$cc" -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$repo/elfobj" -I"$repo/runtime-headers" -I"$repo/bpfkeys" -I"$repo/libbpfkeys" \

@@ -25,10 +25,12 @@ rm -rf "$out/seeds" "$out/corpus"
 mkdir -p "$out/seeds" "$out/corpus"
 
 src=$repo/linker
+. "$repo/scripts/lib/fuzz-sources.sh"
+mapfile -t srcs < <(fuzz_sources "$build" bpfld_core elfobj)
+[ ${#srcs[@]} -gt 0 ] || exit 1
 "$llvm/clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$src" -I"$repo/elfobj" -I"$repo/runtime-headers" -I"$repo/bpfkeys" \
-	"$repo/linker/fuzz/fuzz_input_reader.c" "$src"/{linker,diag,strings,read,resolve,merge,btf,write}.c \
-	"$repo"/elfobj/{diag,read,btf,static_keys,write,output,strtab}.c \
+	"$repo/linker/fuzz/fuzz_input_reader.c" "${srcs[@]}" \
 	$(pkg-config --libs libbpf libelf) -o "$out/fuzz_input_reader"
 
 inputs=$repo/test/linker/Inputs
