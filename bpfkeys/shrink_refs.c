@@ -97,23 +97,32 @@ void bk_shrink_remap_symbol(void *ctx, Elf64_Sym *sym)
 	sym->st_size = end > start ? end - start : 0;
 }
 
-static bool remap_btf_ext(const struct bk_shrink *shrink, uint64_t *offset)
+/* The .BTF.ext record (kept or dropped) whose bytes include offset, or NULL. */
+static const struct bk_btf_ext_record *btf_ext_record_at(const struct bk_shrink *shrink,
+							 uint64_t offset)
 {
 	size_t lo = 0, hi = shrink->btf_ext_record_count;
 
-	while (lo < hi) { /* last record starting at or before *offset */
+	while (lo < hi) { /* last record starting at or before offset */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (shrink->btf_ext_records[mid].old_offset <= *offset)
+		if (shrink->btf_ext_records[mid].old_offset <= offset)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
-		return false;
+		return NULL;
 	const struct bk_btf_ext_record *r = &shrink->btf_ext_records[lo - 1];
 
-	if (!r->kept || *offset - r->old_offset >= r->size)
+	return offset - r->old_offset < r->size ? r : NULL;
+}
+
+static bool remap_btf_ext(const struct bk_shrink *shrink, uint64_t *offset)
+{
+	const struct bk_btf_ext_record *r = btf_ext_record_at(shrink, *offset);
+
+	if (!r || !r->kept)
 		return false; /* on a dropped record, or on a header: nothing else is relocated */
 	*offset = r->new_offset + (*offset - r->old_offset);
 	return true;
@@ -292,6 +301,35 @@ static uint32_t records_of_moved(struct ext_out *o, const struct bk_shrink *shri
 	return written;
 }
 
+/*
+ * A relocation of .BTF.ext that patches bytes of a record must patch that
+ * record only (clang's patch the instruction offset of each): a record moves
+ * as a whole, and a relocation across two records, or from a header into a
+ * record, could not follow it. One on bytes no block covers is dropped, as
+ * nothing reads them.
+ */
+static int check_btf_ext_relocations(const struct bk_object *obj, const struct bk_shrink *shrink,
+				     size_t ext)
+{
+	const struct bk_section *sec = &obj->sections[ext];
+
+	for (size_t i = 0; i < sec->rel_count; i++) {
+		uint64_t offset = sec->rels[i].r_offset;
+		uint64_t width =
+			elfobj_relocation_width((uint32_t)GELF_R_TYPE(sec->rels[i].r_info));
+
+		if (btf_ext_record_at(shrink, offset) ==
+		    btf_ext_record_at(shrink, offset + (width ? width - 1 : 0)))
+			continue;
+		bk_error(obj,
+			 "section '.rel%s': relocation at %#llx does not patch one record of "
+			 "'%s': cannot move it with the code",
+			 BTF_EXT_SEC, (unsigned long long)offset, BTF_EXT_SEC);
+		return -1;
+	}
+	return 0;
+}
+
 /* .BTF.ext with the records of moved code moved, dropped or re-derived. */
 static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, struct bk_edit *edit)
 {
@@ -378,6 +416,8 @@ static int rewrite_btf_ext(struct bk_object *obj, struct bk_shrink *shrink, stru
 		qsort(shrink->btf_ext_records, shrink->btf_ext_record_count,
 		      sizeof(*shrink->btf_ext_records), cmp_record);
 	own(shrink, o.data);
+	if (check_btf_ext_relocations(obj, shrink, ext))
+		return -1;
 	edit->section_data[ext] = o.data;
 	edit->section_size[ext] = o.size;
 	shrink->btf_ext_section = ext;
