@@ -144,6 +144,36 @@ static int check_not_declaration(uint32_t *id, void *ctx)
 	return 0;
 }
 
+/*
+ * libbpf reads the types at data + hdr_len + type_off as struct btf_type
+ * (4-byte fields) without checking that this is aligned; the kernel refuses
+ * an unaligned type section, so such BTF is refused here before libbpf
+ * parses it.
+ */
+static int check_btf_header(struct elfobj *obj, const struct elfobj_section *sec)
+{
+	struct btf_header hdr;
+
+	if (sec->shdr.sh_size < sizeof(hdr))
+		return fail(obj, sec->name, "%llu bytes: too small for a BTF header (%zu bytes)",
+			    (unsigned long long)sec->shdr.sh_size, sizeof(hdr));
+	memcpy(&hdr, sec->data, sizeof(hdr));
+	if (hdr.magic == __builtin_bswap16(BTF_MAGIC)) { /* libbpf reads the other byte order too */
+		hdr.hdr_len = __builtin_bswap32(hdr.hdr_len);
+		hdr.type_off = __builtin_bswap32(hdr.type_off);
+	} else if (hdr.magic != BTF_MAGIC) {
+		return 0; /* libbpf's own message says what it is */
+	}
+	if (hdr.hdr_len < sizeof(hdr) || hdr.hdr_len % 4)
+		return fail(obj, sec->name,
+			    "header length %u is not a multiple of 4 of at least %zu bytes",
+			    hdr.hdr_len, sizeof(hdr));
+	if (hdr.type_off % 4)
+		return fail(obj, sec->name, "type section offset %u is not a multiple of 4",
+			    hdr.type_off);
+	return 0;
+}
+
 static const char *declaration_kind(const struct btf_type *t)
 {
 	return btf_is_var(t) ? "a VAR" : btf_is_func(t) ? "a FUNC" : "a DATASEC";
@@ -406,6 +436,8 @@ int elfobj_read_btf(struct elfobj *obj)
 	}
 	if (btf->shdr.sh_size > UINT32_MAX)
 		return fail(obj, btf->name, "too large");
+	if (check_btf_header(obj, btf))
+		return -1;
 	obj->btf = btf__new(btf->data, (uint32_t)btf->shdr.sh_size);
 	if (libbpf_get_error(obj->btf)) {
 		int err = (int)libbpf_get_error(obj->btf);
