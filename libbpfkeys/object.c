@@ -560,6 +560,9 @@ int lbk_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
 
 	if (!logs)
 		return -ENOMEM;
+	err = lbk_settings_apply(obj, variant);
+	if (err)
+		goto out;
 	/* every map of a variant is the one already loaded: counters survive */
 	bpf_object__for_each_map(map, variant->bpf)
 	{
@@ -771,6 +774,7 @@ void bpfkeys_close(struct bpfkeys_object *obj)
 		close(obj->maps[i].fd);
 		free(obj->maps[i].name);
 	}
+	lbk_settings_free(obj);
 	free(obj->programs);
 	free(obj->maps);
 	free(obj->on);
