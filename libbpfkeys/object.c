@@ -560,9 +560,6 @@ int lbk_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
 
 	if (!logs)
 		return -ENOMEM;
-	err = lbk_settings_apply(obj, variant);
-	if (err)
-		goto out;
 	/* every map of a variant is the one already loaded: counters survive */
 	bpf_object__for_each_map(map, variant->bpf)
 	{
@@ -601,6 +598,11 @@ int lbk_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
 		logs[p][0] = '\0';
 		bpf_program__set_log_buf(prog, logs[p], BPFKEYS_LOG_SIZE);
 	}
+	/* last before the load: a kernel attach target holds libbpf's vmlinux
+	 * BTF, which only bpf_object__load() frees */
+	err = lbk_settings_apply(obj, variant);
+	if (err)
+		goto out;
 	err = bpf_object__load(variant->bpf);
 	if (!err)
 		goto out;

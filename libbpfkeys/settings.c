@@ -359,6 +359,14 @@ int bpfkeys_set_map_pin_path(struct bpfkeys_object *obj, const char *map, const 
 	return 0;
 }
 
+static int attach_target_error(struct bpfkeys_object *obj, const char *program,
+			       const char *function, int err)
+{
+	return lbk_error(obj, err, "program '%s': attach target %s%s%s: %s", program,
+			 function ? "'" : "", function ? function : "(no function)",
+			 function ? "'" : "", strerror(-err));
+}
+
 int bpfkeys_set_attach_target(struct bpfkeys_object *obj, const char *program, int attach_prog_fd,
 			      const char *attach_func_name)
 {
@@ -376,15 +384,17 @@ int bpfkeys_set_attach_target(struct bpfkeys_object *obj, const char *program, i
 	s = settings(obj);
 	if (!s)
 		return -errno;
-	/* libbpf resolves the target now: an unknown function is said here */
+	/* libbpf resolves a target in a BPF program now: an unknown function is
+	 * said here. One in the kernel is resolved at load: libbpf 1.1 keeps
+	 * the vmlinux BTF it reads until a load, which the template never has. */
 	prog = bpf_object__find_program_by_name(s->template->bpf, program);
-	err = prog ? bpf_program__set_attach_target(prog, attach_prog_fd, attach_func_name)
-		   : -ENOENT;
+	err = prog ? 0 : -ENOENT;
+	if (!err && attach_prog_fd <= 0 && !attach_func_name)
+		err = -EINVAL; /* neither a program nor a function */
+	if (!err && attach_prog_fd > 0)
+		err = bpf_program__set_attach_target(prog, attach_prog_fd, attach_func_name);
 	if (err)
-		return lbk_error(obj, err, "program '%s': attach target %s%s%s: %s", program,
-				 attach_func_name ? "'" : "",
-				 attach_func_name ? attach_func_name : "(no function)",
-				 attach_func_name ? "'" : "", strerror(-err));
+		return attach_target_error(obj, program, attach_func_name, err);
 	if (attach_prog_fd > 0) {
 		fd = fcntl(attach_prog_fd, F_DUPFD_CLOEXEC, 3);
 		if (fd < 0)
@@ -510,8 +520,8 @@ int lbk_settings_apply(struct bpfkeys_object *obj, struct bpfkeys_loaded *varian
 							    setting->attach_func_name)
 			   : -ENOENT;
 		if (err)
-			err = lbk_error(obj, err, "program '%s': cannot set its attach target: %s",
-					obj->programs[p].name, strerror(-err));
+			err = attach_target_error(obj, obj->programs[p].name,
+						  setting->attach_func_name, err);
 	}
 	return err;
 }
