@@ -147,7 +147,9 @@ int bpfkeys_set_attach_target(struct bpfkeys_object *obj, const char *program, i
 			      const char *attach_func_name);
 /* The global-data map's value the object loads with (set or from the
  * object), *size its size; NULL with errno ENOENT (no such map) or EINVAL
- * (not global data). Read-only: set it with bpfkeys_set_initial_value(). */
+ * (not global data). Read-only: set it with bpfkeys_set_initial_value();
+ * the bytes change with a later setting, the pointer stays valid until
+ * bpfkeys_close(). */
 const void *bpfkeys_initial_value(struct bpfkeys_object *obj, const char *map, size_t *size);
 /* The same for one global variable (its bytes in its map's value) */
 const void *bpfkeys_global(struct bpfkeys_object *obj, const char *variable, size_t *size);
