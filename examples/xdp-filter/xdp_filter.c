@@ -296,6 +296,10 @@ int main(int argc, char **argv)
 	if (i != argc - 1 || demo == !!dev)
 		return usage();
 	path = argv[i];
+	if (dev && !if_nametoindex(dev)) {
+		fprintf(stderr, "xdp-filter: error: --dev %s: no such device\n", dev);
+		return 1;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	obj = bpfkeys_open_file(path, NULL); /* errors go to stderr */
