@@ -64,13 +64,13 @@ _bpfkeyctl()
 		return
 	fi
 	case $prev in
-	--set | --log-level | --repeat | --size | --xdp | --cgroup | --netns) return ;;
+	--set | --set-global | --max-entries | --log-level | --repeat | --size | --xdp | --cgroup | --netns) return ;;
 	esac
 	case $cmd in
 	load)
 		if [[ $cur == -* ]]; then
 			if [ "${COMP_WORDS[0]##*/}" = bpfkeyctl-stock ]; then
-				COMPREPLY=($(compgen -W '--set --xdp --cgroup --netns' -- "$cur"))
+				COMPREPLY=($(compgen -W '--set --set-global --max-entries --xdp --cgroup --netns' -- "$cur"))
 			else
 				COMPREPLY=($(compgen -W '--set --log-level' -- "$cur"))
 			fi
