@@ -13,8 +13,9 @@
  * bpffs refuses names with a dot (EPERM: "reserved"), so the dots of map
  * names (".bss" is "<object>.bss") are colons in the pins.
  *
- * A flip of a pinned object moves the pins of the programs (and overlap
- * links) it replaced with rename(2), then writes the key states. One
+ * A flip of a pinned object is a transaction recorded in DIR/journal while
+ * it runs (journal.c has the steps); every opener completes or rolls back
+ * one that was interrupted before it reads anything. One
  * process at a time holds the directory (flock), from bpfkeys_pin() or
  * bpfkeys_open_pinned() until bpfkeys_close().
  *
@@ -37,29 +38,9 @@
 #include <bpf/libbpf.h>
 
 #include "internal.h"
+#include "pin_layout.h"
 
-#define PIN_MAGIC "bpfkeys-stock-1"
-#define META_VALUE_SIZE 256
-#define OBJECT_CHUNK 4096
 #define BPFFS_MAGIC 0xcafe4a11
-
-struct meta_header {
-	char magic[16];
-	uint64_t object_size;
-	uint32_t key_count;
-	uint32_t reserved;
-	char object_name[64];
-	uint8_t pad[META_VALUE_SIZE - 96];
-};
-
-struct meta_key {
-	char name[248];
-	uint32_t on;
-	uint32_t reserved;
-};
-
-_Static_assert(sizeof(struct meta_header) == META_VALUE_SIZE, "meta header size");
-_Static_assert(sizeof(struct meta_key) == META_VALUE_SIZE, "meta key size");
 
 /* a map name as a pin name and back: '.' <-> ':' */
 static char *swap_dots(const char *name, char from, char to)
@@ -79,25 +60,6 @@ static char *join(const char *dir, const char *sub, const char *name)
 
 	snprintf(path, n, "%s/%s%s%s", dir, sub, name ? "/" : "", name ? name : "");
 	return path;
-}
-
-/* pin fd at path, replacing what is pinned there in one rename(2) */
-static int pin_replace(struct bpfkeys_object *obj, int fd, const char *path)
-{
-	size_t n = strlen(path) + 8;
-	char *tmp = bk_xcalloc(n, 1);
-	int err = 0;
-
-	snprintf(tmp, n, "%s:new", path);
-	unlink(tmp);
-	if (bpf_obj_pin(fd, tmp))
-		err = lbk_error(obj, errno, "pin %s: %s", tmp, strerror(errno));
-	else if (rename(tmp, path)) {
-		err = lbk_error(obj, errno, "rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	return err;
 }
 
 /* the directory, held: one process at a time flips through it */
@@ -127,7 +89,7 @@ static int lock_dir(struct bpfkeys_object *obj, const char *dir)
 	return 0;
 }
 
-static int write_states(struct bpfkeys_object *obj, int meta_fd)
+static int write_states(struct bpfkeys_object *obj, int meta_fd, const bool *on)
 {
 	uint32_t slot = 1;
 
@@ -137,7 +99,7 @@ static int write_states(struct bpfkeys_object *obj, int meta_fd)
 		if (!obj->bk.keys[k].is_static_key)
 			continue;
 		snprintf(key.name, sizeof(key.name), "%s", obj->bk.keys[k].name);
-		key.on = obj->on[k];
+		key.on = on[k];
 		if (bpf_map_update_elem(meta_fd, &slot, &key, BPF_ANY))
 			return lbk_error(obj, errno, "%s/meta: %s", obj->pin_dir, strerror(errno));
 		slot++;
@@ -204,7 +166,7 @@ static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 	}
 	err = bpf_map_update_elem(meta, &(uint32_t){ 0 }, &header, BPF_ANY)
 		      ? -errno
-		      : write_states(obj, meta);
+		      : write_states(obj, meta, obj->on);
 	for (uint32_t i = 0; i < chunks && !err; i++) {
 		size_t off = (size_t)i * OBJECT_CHUNK, n = obj->bk.file.image_size - off;
 
@@ -285,33 +247,16 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 	return err;
 }
 
-int lbk_pin_update(struct bpfkeys_object *obj, const bool *replaced)
+int lbk_pin_write_states(struct bpfkeys_object *obj, const bool *on)
 {
-	char *path;
-	int meta, err = 0;
+	char *path = join(obj->pin_dir, "meta", NULL);
+	int meta = bpf_obj_get(path), err;
 
-	for (size_t p = 0; p < obj->program_count && !err; p++) {
-		if (!replaced[p])
-			continue;
-		path = join(obj->pin_dir, "progs", obj->programs[p].name);
-		err = pin_replace(obj, bpfkeys_program_fd(obj, obj->programs[p].name), path);
-		free(path);
-	}
-	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next)
-		if (l->kind == BPFKEYS_LINK_OVERLAP && replaced[l->program] && l->pin_path)
-			err = pin_replace(obj, l->fd, l->pin_path);
-	path = join(obj->pin_dir, "meta", NULL);
-	meta = err ? -1 : bpf_obj_get(path);
-	if (!err && meta < 0)
-		err = lbk_error(obj, errno, "%s: %s", path, strerror(errno));
-	free(path);
-	if (!err)
-		err = write_states(obj, meta);
+	err = meta < 0 ? lbk_error(obj, errno, "%s: %s", path, strerror(errno))
+		       : write_states(obj, meta, on);
 	if (meta >= 0)
 		close(meta);
-	if (err)
-		lbk_error(obj, err, "the flip is done, but the pins in %s do not all follow it",
-			  obj->pin_dir);
+	free(path);
 	return err;
 }
 
@@ -456,9 +401,12 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 	struct meta_header header;
 	char *meta_path = join(dir, "meta", NULL);
 	void *image = NULL;
+	bool *seen = NULL;
 	int meta = -1, err;
 
 	err = lock_dir(holder, dir);
+	if (!err)
+		err = lbk_journal_recover(holder, dir);
 	if (!err) {
 		meta = bpf_obj_get(meta_path);
 		if (meta < 0)
@@ -471,6 +419,8 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 	if (!err && memcmp(header.magic, PIN_MAGIC, sizeof(PIN_MAGIC)))
 		err = lbk_error(holder, EINVAL, "%s: not a libbpfkeys pin (%s expected)", meta_path,
 				PIN_MAGIC);
+	if (!err)
+		err = lbk_pin_check_meta(holder, dir, meta, &header);
 	if (!err && !(image = read_object(holder, dir, &header)))
 		err = -errno;
 	if (!err) {
@@ -487,6 +437,10 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 		goto out;
 	obj->lock_fd = holder->lock_fd;
 	holder->lock_fd = -1;
+	if (header.key_count != bpfkeys_key_count(obj))
+		err = lbk_error(obj, EINVAL, "%s: %u key(s) recorded, the pinned object has %zu",
+				meta_path, header.key_count, bpfkeys_key_count(obj));
+	seen = err ? NULL : bk_xcalloc(obj->bk.key_count + 1, sizeof(bool));
 	for (uint32_t i = 1; i <= header.key_count && !err; i++) {
 		struct meta_key key;
 		ssize_t k;
@@ -500,11 +454,19 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 		if (k < 0 || !obj->bk.keys[k].is_static_key)
 			err = lbk_error(obj, EINVAL, "%s: key '%s' is not in the pinned object",
 					meta_path, key.name);
+		else if (seen[k])
+			err = lbk_error(obj, EINVAL, "%s: key '%s' recorded twice", meta_path,
+					key.name);
 		else
 			obj->on[k] = key.on;
+		if (!err)
+			seen[k] = true;
 	}
+	free(seen);
 	if (!err)
 		err = open_pinned_maps(obj, dir);
+	if (!err)
+		err = lbk_pin_check_maps(obj, dir);
 	for (size_t p = 0; p < obj->program_count && !err; p++) {
 		char *pin = join(dir, "progs", obj->programs[p].name);
 
@@ -515,6 +477,8 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 	}
 	if (!err)
 		err = open_pinned_links(obj, dir);
+	if (!err)
+		err = lbk_pin_check_links(obj, dir);
 	obj->pin_dir = bk_xstrdup(dir);
 	obj->loaded = true;
 	if (err) {
