@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+// A pinned flip killed at any of its syscalls is completed or rolled back
+// by the next opener. Two programs (flip_one, flip_two), each on a pinned
+// XDP link, both keys flipped together by another process. strace counts
+// that process's bpf, rename and unlink syscalls; then, for every syscall
+// of each kind and every invocation N, a flip runs under strace with
+// `-e inject=SYSCALL:signal=KILL:when=N` (killed as it enters its Nth such
+// call) and the directory is checked (Inputs/kill_check.h): it opens, the
+// recorded states are what every link and progs/ pin runs, nothing of the
+// flip is left, and exactly 2 programs use the object's maps.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
+// RUN: %bpfld -o %t/linked.o %t/pair.o
+// RUN: %stock_cc %s %stock_libs -o %t/test
+// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+//
+// CHECK: flip under strace: bpf {{[1-9][0-9]*}}, rename {{[1-9][0-9]*}}, unlink {{[1-9][0-9]*}} syscalls
+// CHECK-NEXT: kill points: [[N:[0-9]+]], killed [[N]], consistent after recovery [[N]]
+// CHECK-NEXT: states after recovery: {{[1-9][0-9]*}} flips done, {{[1-9][0-9]*}} undone
+// CHECK-NEXT: a flip after the kills: replaced 2, consistent: yes
+#include "kill_check.h"
+
+static const char *const kinds[] = { "bpf", "rename", "unlink" };
+#define KIND_COUNT 3
+static char self[4096]; /* this program, for strace to run */
+
+/* strace -o OUT [-e inject=KIND:signal=KILL:when=N] SELF flip DIR; status of strace */
+static int flip_under_strace(const char *out, int kind, int when)
+{
+	char inject[128], trace[64];
+	pid_t child;
+	int status;
+
+	snprintf(trace, sizeof(trace), "trace=%s", when ? kinds[kind] : "bpf,rename,unlink");
+	snprintf(inject, sizeof(inject), "inject=%s:signal=KILL:when=%d", kinds[kind], when);
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		fail("fork: %s", strerror(errno));
+	if (child == 0) {
+		/* LeakSanitizer cannot run under ptrace */
+		setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+		if (when)
+			execlp("strace", "strace", "-qq", "-o", out, "-e", trace, "-e", inject,
+			       self, "flip", kill_pin_dir, (char *)NULL);
+		else
+			execlp("strace", "strace", "-qq", "-o", out, "-e", trace, self, "flip",
+			       kill_pin_dir, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(child, &status, 0) != child)
+		fail("waitpid: %s", strerror(errno));
+	return status;
+}
+
+/* the syscalls of one whole flip, by kind, from strace's log */
+static void count_syscalls(const char *log, int *count)
+{
+	char line[4096];
+	FILE *f = fopen(log, "r");
+
+	if (!f)
+		fail("%s: %s", log, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		for (int k = 0; k < KIND_COUNT; k++)
+			if (!strncmp(line, kinds[k], strlen(kinds[k])) &&
+			    line[strlen(kinds[k])] == '(')
+				count[k]++;
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	int count[KIND_COUNT] = { 0 }, points = 0, killed = 0, consistent = 0, done = 0, undone = 0,
+	    status;
+	char log[256], why[512];
+	uint32_t map_id;
+
+	if (argc == 3 && !strcmp(argv[1], "flip"))
+		return kill_flip(argv[2]);
+	if (argc != 2)
+		fail("usage: %s LINKED.o", argv[0]);
+	if (geteuid() != 0)
+		fail("needs root");
+	if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)
+		fail("/proc/self/exe: %s", strerror(errno));
+	kill_setup(argv[1], "bpfkeys-kill-every-syscall");
+	map_id = kill_map_id(kill_pin_dir);
+	snprintf(log, sizeof(log), "/tmp/bpfkeys-kill-every-syscall-%d.log", getpid());
+
+	status = flip_under_strace(log, 0, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("the flip under strace did not succeed (status %#x)", status);
+	count_syscalls(log, count);
+	unlink(log);
+	printf("flip under strace: bpf %d, rename %d, unlink %d syscalls\n", count[0], count[1],
+	       count[2]);
+	if (kill_check(kill_pin_dir, map_id, why, sizeof(why)))
+		fail("after the whole flip: %s", why);
+
+	for (int k = 0; k < KIND_COUNT; k++)
+		for (int n = 1; n <= count[k]; n++) {
+			LIBBPFKEYS_OPTS(bpfkeys_open_opts, opts, .print = kill_quiet);
+			struct bpfkeys_object *before = bpfkeys_open_pinned(kill_pin_dir, &opts);
+			int was = before ? bpfkeys_key_state(before, "key_a") : -1;
+
+			bpfkeys_close(before);
+			points++;
+			status = flip_under_strace("/dev/null", k, n);
+			/* strace ends as its tracee did: killed */
+			killed += WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+			if (kill_check(kill_pin_dir, map_id, why, sizeof(why)))
+				printf("kill at %s #%d: inconsistent: %s\n", kinds[k], n, why);
+			else
+				consistent++;
+			before = bpfkeys_open_pinned(kill_pin_dir, &opts);
+			if (before && bpfkeys_key_state(before, "key_a") != was)
+				done++;
+			else
+				undone++;
+			bpfkeys_close(before);
+		}
+	printf("kill points: %d, killed %d, consistent after recovery %d\n", points, killed,
+	       consistent);
+	printf("states after recovery: %d flips done, %d undone\n", done, undone);
+	status = kill_flip(kill_pin_dir);
+	printf("a flip after the kills: replaced %d, consistent: %s\n", status ? 0 : 2,
+	       kill_check(kill_pin_dir, map_id, why, sizeof(why)) ? why : "yes");
+	return 0;
+}
