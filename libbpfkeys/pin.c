@@ -94,14 +94,17 @@ static int write_states(struct bpfkeys_object *obj, int meta_fd, const bool *on)
 	uint32_t slot = 1;
 
 	for (size_t k = 0; k < obj->bk.key_count; k++) {
-		struct meta_key key = { 0 };
+		struct meta_key key = { 0 }, have;
 
 		if (!obj->bk.keys[k].is_static_key)
 			continue;
 		snprintf(key.name, sizeof(key.name), "%s", obj->bk.keys[k].name);
 		key.on = on[k];
-		if (bpf_map_update_elem(meta_fd, &slot, &key, BPF_ANY))
-			return lbk_error(obj, errno, "%s/meta: %s", obj->pin_dir, strerror(errno));
+		/* only what changes: undoing a flip writes nothing it did not write */
+		if (bpf_map_lookup_elem(meta_fd, &slot, &have) || memcmp(&have, &key, sizeof(key)))
+			if (bpf_map_update_elem(meta_fd, &slot, &key, BPF_ANY))
+				return lbk_error(obj, errno, "%s/meta: %s", obj->pin_dir,
+						 strerror(errno));
 		slot++;
 	}
 	return 0;
@@ -125,27 +128,78 @@ int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 	return 0;
 }
 
-static int make_dir(struct bpfkeys_object *obj, const char *path)
+/* what a bpfkeys_pin() made, in order: removed again if it fails, so that
+ * its links detach with the object (and nothing of another's is touched) */
+struct made {
+	char **paths;
+	bool *is_dir;
+	size_t count;
+};
+
+static void made_add(struct made *made, const char *path, bool is_dir)
 {
-	if (mkdir(path, 0700) && errno != EEXIST)
+	made->paths = bk_xrealloc(made->paths, made->count + 1, sizeof(*made->paths));
+	made->is_dir = bk_xrealloc(made->is_dir, made->count + 1, sizeof(*made->is_dir));
+	made->paths[made->count] = bk_xstrdup(path);
+	made->is_dir[made->count++] = is_dir;
+}
+
+static void made_free(struct made *made, bool remove)
+{
+	for (size_t i = made->count; i-- > 0;) {
+		if (remove)
+			(made->is_dir[i] ? rmdir : unlink)(made->paths[i]);
+		free(made->paths[i]);
+	}
+	free(made->paths);
+	free(made->is_dir);
+}
+
+static int make_dir(struct bpfkeys_object *obj, const char *path, struct made *made)
+{
+	if (mkdir(path, 0700) == 0)
+		made_add(made, path, true);
+	else if (errno != EEXIST)
 		return lbk_error(obj, errno, "mkdir %s: %s", path, strerror(errno));
 	return 0;
 }
 
 static int pin_new(struct bpfkeys_object *obj, int fd, const char *dir, const char *sub,
-		   const char *name)
+		   const char *name, struct made *made)
 {
 	char *path = join(dir, sub, name);
 	int err = 0;
 
 	if (bpf_obj_pin(fd, path))
 		err = lbk_error(obj, errno, "pin %s: %s", path, strerror(errno));
+	else
+		made_add(made, path, false);
 	free(path);
 	return err;
 }
 
+/* names the pins store in fixed fields (meta's keys, the journal's programs) */
+static int check_names(struct bpfkeys_object *obj, const char *dir)
+{
+	for (size_t k = 0; k < obj->bk.key_count; k++)
+		if (obj->bk.keys[k].is_static_key && strlen(obj->bk.keys[k].name) > PIN_NAME_MAX)
+			return lbk_error(obj, ENAMETOOLONG,
+					 "pin %s: key '%s': a name of %zu characters (pins keep "
+					 "%d)",
+					 dir, obj->bk.keys[k].name, strlen(obj->bk.keys[k].name),
+					 PIN_NAME_MAX);
+	for (size_t p = 0; p < obj->program_count; p++)
+		if (strlen(obj->programs[p].name) > PIN_NAME_MAX)
+			return lbk_error(obj, ENAMETOOLONG,
+					 "pin %s: program '%s': a name of %zu characters (pins "
+					 "keep %d)",
+					 dir, obj->programs[p].name, strlen(obj->programs[p].name),
+					 PIN_NAME_MAX);
+	return 0;
+}
+
 /* the raw object and the states, in two maps of our own */
-static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
+static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir, struct made *made)
 {
 	struct meta_header header = { 0 };
 	uint32_t chunks = (uint32_t)((obj->bk.file.image_size + OBJECT_CHUNK - 1) / OBJECT_CHUNK);
@@ -181,9 +235,9 @@ static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 		err = lbk_error(obj, err, "cannot fill the pin maps: %s", strerror(-err));
 		goto out;
 	}
-	err = pin_new(obj, meta, dir, "meta", NULL);
+	err = pin_new(obj, meta, dir, "meta", NULL, made);
 	if (!err)
-		err = pin_new(obj, object, dir, "object", NULL);
+		err = pin_new(obj, object, dir, "object", NULL, made);
 out:
 	free(chunk);
 	if (meta >= 0)
@@ -196,6 +250,7 @@ out:
 static int pin_object(struct bpfkeys_object *obj, void *arg)
 {
 	const char *dir = arg;
+	struct made made = { 0 };
 	char *meta_path;
 	int err;
 
@@ -203,38 +258,49 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 		return lbk_error(obj, EINVAL, "pin %s: load first", dir);
 	if (obj->pin_dir)
 		return lbk_error(obj, EBUSY, "pin %s: already pinned in %s", dir, obj->pin_dir);
-	if (make_dir(obj, dir) || lock_dir(obj, dir))
-		return -errno;
+	err = check_names(obj, dir);
+	if (!err)
+		err = make_dir(obj, dir, &made);
+	if (!err)
+		err = lock_dir(obj, dir);
+	if (err) {
+		made_free(&made, true);
+		return err;
+	}
 	meta_path = join(dir, "meta", NULL);
 	err = access(meta_path, F_OK) == 0
 		      ? lbk_error(obj, EEXIST, "%s: an object is pinned here already", dir)
 		      : 0;
 	free(meta_path);
 	if (!err)
-		err = pin_meta_and_object(obj, dir);
+		err = pin_meta_and_object(obj, dir, &made);
 	for (const char *sub = "maps"; !err && sub; sub = strcmp(sub, "maps") == 0    ? "progs"
 							  : strcmp(sub, "progs") == 0 ? "links"
 										      : NULL) {
 		char *path = join(dir, sub, NULL);
 
-		err = make_dir(obj, path);
+		err = make_dir(obj, path, &made);
 		free(path);
 	}
 	for (size_t i = 0; i < obj->map_count && !err; i++) {
 		char *name = swap_dots(obj->maps[i].name, '.', ':');
 
-		err = pin_new(obj, obj->maps[i].fd, dir, "maps", name);
+		err = pin_new(obj, obj->maps[i].fd, dir, "maps", name, &made);
 		free(name);
 	}
 	for (size_t p = 0; p < obj->program_count && !err; p++)
 		if (lbk_program_loaded(obj, p))
 			err = pin_new(obj, bpfkeys_program_fd(obj, obj->programs[p].name), dir,
-				      "progs", obj->programs[p].name);
+				      "progs", obj->programs[p].name, &made);
 	obj->pin_dir = bk_xstrdup(dir);
-	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next)
+	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next) {
 		err = lbk_pin_link(obj, l);
+		if (!err)
+			made_add(&made, l->pin_path, false);
+	}
 	if (err) {
-		/* what was pinned stays for inspection; the object is not pinned */
+		/* the object is not pinned: what this call pinned goes, so that its
+		 * links detach when it is closed */
 		free(obj->pin_dir);
 		obj->pin_dir = NULL;
 		for (struct bpfkeys_link *l = obj->links; l; l = l->next) {
@@ -244,6 +310,7 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 		close(obj->lock_fd);
 		obj->lock_fd = -1;
 	}
+	made_free(&made, err != 0);
 	return err;
 }
 
