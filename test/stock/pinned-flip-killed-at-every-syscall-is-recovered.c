@@ -7,7 +7,10 @@
 // `-e inject=SYSCALL:signal=KILL:when=N` (killed as it enters its Nth such
 // call) and the directory is checked (Inputs/kill_check.h): it opens, the
 // recorded states are what every link and progs/ pin runs, nothing of the
-// flip is left, and exactly 2 programs use the object's maps.
+// flip is left, and exactly 2 programs use the object's maps. Then the
+// recovery itself is killed the same way: a flip killed after its first
+// link update, an opener killed at each syscall of its recovery, and the
+// next opener's recovery checked.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
@@ -18,6 +21,8 @@
 // CHECK: flip under strace: bpf {{[1-9][0-9]*}}, rename {{[1-9][0-9]*}}, unlink {{[1-9][0-9]*}} syscalls
 // CHECK-NEXT: kill points: [[N:[0-9]+]], killed [[N]], consistent after recovery [[N]]
 // CHECK-NEXT: states after recovery: {{[1-9][0-9]*}} flips done, {{[1-9][0-9]*}} undone
+// CHECK-NEXT: recovering open under strace: bpf {{[1-9][0-9]*}}, rename {{[1-9][0-9]*}}, unlink {{[1-9][0-9]*}} syscalls
+// CHECK-NEXT: recovery kill points: [[R:[0-9]+]], killed [[R]], consistent after the next recovery [[R]]
 // CHECK-NEXT: a flip after the kills: replaced 2, consistent: yes
 #include "kill_check.h"
 
@@ -25,8 +30,9 @@ static const char *const kinds[] = { "bpf", "rename", "unlink" };
 #define KIND_COUNT 3
 static char self[4096]; /* this program, for strace to run */
 
-/* strace -o OUT [-e inject=KIND:signal=KILL:when=N] SELF flip DIR; status of strace */
-static int flip_under_strace(const char *out, int kind, int when)
+/* strace -o OUT [-e inject=KIND:signal=KILL:when=N] SELF MODE DIR; status of strace.
+ * MODE flip: open the pins and flip both keys; open: only open (and recover) */
+static int under_strace(const char *mode, const char *out, int kind, int when)
 {
 	char inject[128], trace[64];
 	pid_t child;
@@ -43,9 +49,9 @@ static int flip_under_strace(const char *out, int kind, int when)
 		setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
 		if (when)
 			execlp("strace", "strace", "-qq", "-o", out, "-e", trace, "-e", inject,
-			       self, "flip", kill_pin_dir, (char *)NULL);
+			       self, mode, kill_pin_dir, (char *)NULL);
 		else
-			execlp("strace", "strace", "-qq", "-o", out, "-e", trace, self, "flip",
+			execlp("strace", "strace", "-qq", "-o", out, "-e", trace, self, mode,
 			       kill_pin_dir, (char *)NULL);
 		_exit(127);
 	}
@@ -54,8 +60,9 @@ static int flip_under_strace(const char *out, int kind, int when)
 	return status;
 }
 
-/* the syscalls of one whole flip, by kind, from strace's log */
-static void count_syscalls(const char *log, int *count)
+/* the syscalls of one whole run, by kind, from strace's log; and which bpf
+ * syscall is the first BPF_LINK_UPDATE */
+static void count_syscalls(const char *log, int *count, int *first_link_update)
 {
 	char line[4096];
 	FILE *f = fopen(log, "r");
@@ -65,20 +72,51 @@ static void count_syscalls(const char *log, int *count)
 	while (fgets(line, sizeof(line), f))
 		for (int k = 0; k < KIND_COUNT; k++)
 			if (!strncmp(line, kinds[k], strlen(kinds[k])) &&
-			    line[strlen(kinds[k])] == '(')
+			    line[strlen(kinds[k])] == '(') {
 				count[k]++;
+				if (first_link_update && !*first_link_update && k == 0 &&
+				    !strncmp(line, "bpf(BPF_LINK_UPDATE", 19))
+					*first_link_update = count[k];
+			}
 	fclose(f);
+	unlink(log);
+}
+
+static int key_a_state(void)
+{
+	LIBBPFKEYS_OPTS(bpfkeys_open_opts, opts, .print = kill_quiet);
+	struct bpfkeys_object *obj = bpfkeys_open_pinned(kill_pin_dir, &opts);
+	int on = obj ? bpfkeys_key_state(obj, "key_a") : -1;
+
+	bpfkeys_close(obj);
+	return on;
+}
+
+/* a flip killed after its first link update: the journal's, to recover */
+static void interrupted_flip(int first_link_update)
+{
+	int status = under_strace("flip", "/dev/null", 0, first_link_update + 1);
+
+	if (!WIFSIGNALED(status))
+		fail("the flip to interrupt was not killed (status %#x)", status);
 }
 
 int main(int argc, char **argv)
 {
-	int count[KIND_COUNT] = { 0 }, points = 0, killed = 0, consistent = 0, done = 0, undone = 0,
-	    status;
+	int count[KIND_COUNT] = { 0 }, recovery[KIND_COUNT] = { 0 }, first_link_update = 0,
+	    points = 0, killed = 0, consistent = 0, done = 0, undone = 0, status;
 	char log[256], why[512];
 	uint32_t map_id;
 
 	if (argc == 3 && !strcmp(argv[1], "flip"))
 		return kill_flip(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "open")) {
+		LIBBPFKEYS_OPTS(bpfkeys_open_opts, opts, .print = kill_quiet);
+		struct bpfkeys_object *obj = bpfkeys_open_pinned(argv[2], &opts);
+
+		bpfkeys_close(obj);
+		return !obj;
+	}
 	if (argc != 2)
 		fail("usage: %s LINKED.o", argv[0]);
 	if (geteuid() != 0)
@@ -89,11 +127,10 @@ int main(int argc, char **argv)
 	map_id = kill_map_id(kill_pin_dir);
 	snprintf(log, sizeof(log), "/tmp/bpfkeys-kill-every-syscall-%d.log", getpid());
 
-	status = flip_under_strace(log, 0, 0);
+	status = under_strace("flip", log, 0, 0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		fail("the flip under strace did not succeed (status %#x)", status);
-	count_syscalls(log, count);
-	unlink(log);
+	count_syscalls(log, count, &first_link_update);
 	printf("flip under strace: bpf %d, rename %d, unlink %d syscalls\n", count[0], count[1],
 	       count[2]);
 	if (kill_check(kill_pin_dir, map_id, why, sizeof(why)))
@@ -101,29 +138,49 @@ int main(int argc, char **argv)
 
 	for (int k = 0; k < KIND_COUNT; k++)
 		for (int n = 1; n <= count[k]; n++) {
-			LIBBPFKEYS_OPTS(bpfkeys_open_opts, opts, .print = kill_quiet);
-			struct bpfkeys_object *before = bpfkeys_open_pinned(kill_pin_dir, &opts);
-			int was = before ? bpfkeys_key_state(before, "key_a") : -1;
+			int was = key_a_state();
 
-			bpfkeys_close(before);
 			points++;
-			status = flip_under_strace("/dev/null", k, n);
+			status = under_strace("flip", "/dev/null", k, n);
 			/* strace ends as its tracee did: killed */
 			killed += WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 			if (kill_check(kill_pin_dir, map_id, why, sizeof(why)))
 				printf("kill at %s #%d: inconsistent: %s\n", kinds[k], n, why);
 			else
 				consistent++;
-			before = bpfkeys_open_pinned(kill_pin_dir, &opts);
-			if (before && bpfkeys_key_state(before, "key_a") != was)
+			if (key_a_state() != was)
 				done++;
 			else
 				undone++;
-			bpfkeys_close(before);
 		}
 	printf("kill points: %d, killed %d, consistent after recovery %d\n", points, killed,
 	       consistent);
 	printf("states after recovery: %d flips done, %d undone\n", done, undone);
+
+	/* the recovery killed in turn, at each of its syscalls, then recovered */
+	interrupted_flip(first_link_update);
+	status = under_strace("open", log, 0, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("the recovering open under strace did not succeed (status %#x)", status);
+	count_syscalls(log, recovery, NULL);
+	printf("recovering open under strace: bpf %d, rename %d, unlink %d syscalls\n", recovery[0],
+	       recovery[1], recovery[2]);
+	points = killed = consistent = 0;
+	for (int k = 0; k < KIND_COUNT; k++)
+		for (int n = 1; n <= recovery[k]; n++) {
+			interrupted_flip(first_link_update);
+			points++;
+			status = under_strace("open", "/dev/null", k, n);
+			killed += WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+			if (kill_check(kill_pin_dir, map_id, why, sizeof(why)))
+				printf("recovery killed at %s #%d: inconsistent: %s\n", kinds[k], n,
+				       why);
+			else
+				consistent++;
+		}
+	printf("recovery kill points: %d, killed %d, consistent after the next recovery %d\n",
+	       points, killed, consistent);
+
 	status = kill_flip(kill_pin_dir);
 	printf("a flip after the kills: replaced %d, consistent: %s\n", status ? 0 : 2,
 	       kill_check(kill_pin_dir, map_id, why, sizeof(why)) ? why : "yes");
