@@ -22,9 +22,9 @@
  * lbk_journal_recover() under the directory's lock before it reads anything:
  * with no journal, :new pins are leftovers of a flip killed before step 3
  * and are removed; with one, the flip is completed (forward: every link still
- * on the old program is updated, the :new pins renamed, meta written) or,
- * if the journal says back or a new non-updatable link never got its pin,
- * rolled back. Each step checks before it acts, so a recovery killed in turn
+ * on the old program is updated, meta written, the :new pins renamed) or,
+ * if the journal says back, a new non-updatable link never got its pin or
+ * meta cannot be written, rolled back. Each step checks before it acts, so a recovery killed in turn
  * is recovered by the next opener.
  *
  * Allocations are bk_x*(): every entry runs under lbk_core().
@@ -528,16 +528,33 @@ static int recover(struct bpfkeys_object *holder, const char *dir)
 		if (forward)
 			err = walk_links(holder, dir, &j, true, true, &forward);
 	}
-	if (!err)
-		err = walk_links(holder, dir, &j, forward, false, NULL);
+	/* links, then meta, then the renames (the flip's order): until the
+	 * renames, the old programs are still pinned, so a forward that cannot
+	 * write meta can still go back */
+	if (!err && forward) {
+		err = walk_links(holder, dir, &j, true, false, NULL);
+		if (!err)
+			err = recover_states(holder, dir, &j, true);
+		if (err) {
+			lbk_print(holder, LIBBPFKEYS_WARN,
+				  "libbpfkeys: %s: warning: cannot complete the interrupted flip "
+				  "(%s): rolling it back\n",
+				  dir, holder->errmsg);
+			forward = false;
+			err = 0;
+		}
+	}
+	if (!err && !forward) {
+		err = walk_links(holder, dir, &j, false, false, NULL);
+		if (!err)
+			err = recover_states(holder, dir, &j, false);
+	}
 	for (uint32_t i = 0; i < j.header.program_count && !err; i++) {
 		char *prog = pin_path(dir, "progs", j.programs[i].name, false);
 
 		err = forward ? rename_new_pin(holder, prog) : unlink_new_pin(holder, prog);
 		free(prog);
 	}
-	if (!err)
-		err = recover_states(holder, dir, &j, forward);
 	if (!err)
 		err = remove_journal(holder, dir);
 	if (!err)

@@ -10,7 +10,9 @@
 // flip is left, and exactly 2 programs use the object's maps. Then the
 // recovery itself is killed the same way: a flip killed after its first
 // link update, an opener killed at each syscall of its recovery, and the
-// next opener's recovery checked.
+// next opener's recovery checked. Last, a flip that fails (meta frozen)
+// is killed at each of its syscalls, its undo included: the recovery
+// rolls it back, the states unchanged.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
@@ -24,6 +26,7 @@
 // CHECK-NEXT: recovering open under strace: bpf {{[1-9][0-9]*}}, rename {{[1-9][0-9]*}}, unlink {{[1-9][0-9]*}} syscalls
 // CHECK-NEXT: recovery kill points: [[R:[0-9]+]], killed [[R]], consistent after the next recovery [[R]]
 // CHECK-NEXT: a flip after the kills: replaced 2, consistent: yes
+// CHECK-NEXT: failing flip (meta frozen) kill points: [[F:[0-9]+]], killed [[F]], unchanged and consistent after recovery [[F]]
 #include "kill_check.h"
 
 static const char *const kinds[] = { "bpf", "rename", "unlink" };
@@ -184,5 +187,39 @@ int main(int argc, char **argv)
 	status = kill_flip(kill_pin_dir);
 	printf("a flip after the kills: replaced %d, consistent: %s\n", status ? 0 : 2,
 	       kill_check(kill_pin_dir, map_id, why, sizeof(why)) ? why : "yes");
+
+	/* a flip that fails (meta frozen: its states cannot be written), killed
+	 * at each syscall, its undo included: the recovery rolls it back */
+	{
+		int meta = pinned_fd(kill_pin_dir, "meta"), failing[KIND_COUNT] = { 0 }, was;
+
+		if (bpf_map_freeze(meta))
+			fail("freeze meta: %s", strerror(errno));
+		close(meta);
+		was = key_a_state();
+		status = under_strace("flip", log, 0, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 1)
+			fail("the flip with meta frozen did not fail (status %#x)", status);
+		count_syscalls(log, failing, NULL);
+		points = killed = consistent = 0;
+		for (int k = 0; k < KIND_COUNT; k++)
+			for (int n = 1; n <= failing[k]; n++) {
+				points++;
+				status = under_strace("flip", "/dev/null", k, n);
+				killed += WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+				if (kill_check(kill_pin_dir, map_id, why, sizeof(why)))
+					printf("failing flip killed at %s #%d: inconsistent: %s\n",
+					       kinds[k], n, why);
+				else if (key_a_state() != was)
+					printf("failing flip killed at %s #%d: the states "
+					       "changed\n",
+					       kinds[k], n);
+				else
+					consistent++;
+			}
+		printf("failing flip (meta frozen) kill points: %d, killed %d, unchanged and "
+		       "consistent after recovery %d\n",
+		       points, killed, consistent);
+	}
 	return 0;
 }
