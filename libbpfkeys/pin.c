@@ -115,6 +115,10 @@ int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 	char name[300];
 	char *path;
 
+	/* a new link of a holder whose directory was removed and pinned again
+	 * does not go into the new one */
+	if (lbk_pin_dir_check(obj))
+		return -errno;
 	snprintf(name, sizeof(name), "%s:%u", obj->programs[link->program].name,
 		 obj->next_link_pin++);
 	path = join(obj->pin_dir, "links", name);
