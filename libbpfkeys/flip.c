@@ -237,7 +237,7 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 	err = lbk_open_variant(obj, new_on, &variant);
 	if (!err)
 		err = lbk_load_variant(obj, variant, affected);
-	journal = (struct lbk_journal_args){ variant, affected, new_on, false };
+	journal = (struct lbk_journal_args){ variant, affected, new_on, false, -1 };
 	if (!err && obj->pin_dir) {
 		err = lbk_journal_begin(obj, &journal);
 		journaled = !err;
@@ -264,7 +264,7 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 			}
 		}
 	if (journaled)
-		lbk_journal_commit(obj, affected);
+		lbk_journal_commit(obj, &journal);
 commit_states:
 	if (!err && !journaled && obj->loaded && obj->pin_dir)
 		err = lbk_core(obj, record_states, new_on);

@@ -152,15 +152,16 @@ struct lbk_journal_args {
 	const bool *affected; /* [program_count] */
 	const bool *new_on; /* [bk.key_count] */
 	bool states_written; /* meta may hold new_on */
+	int journal_fd; /* DIR/journal's map, open from begin to commit or abort */
 };
 /* the pin directory is still the one locked (not removed and pinned again) */
 int lbk_pin_dir_check(struct bpfkeys_object *obj);
 /* before the first link moves: the new programs' :new pins and DIR/journal */
-int lbk_journal_begin(struct bpfkeys_object *obj, const struct lbk_journal_args *args);
+int lbk_journal_begin(struct bpfkeys_object *obj, struct lbk_journal_args *args);
 /* a new attach-then-detach link (new_fd) pinned next to the old one's pin */
 int lbk_journal_pin_new_link(struct bpfkeys_object *obj, struct bpfkeys_link *link, int new_fd);
 /* after meta holds the new states: the pins follow, the journal goes */
-int lbk_journal_commit(struct bpfkeys_object *obj, const bool *affected);
+int lbk_journal_commit(struct bpfkeys_object *obj, const struct lbk_journal_args *args);
 /* after the links were undone: the journal's leftovers go */
 void lbk_journal_abort(struct bpfkeys_object *obj, const struct lbk_journal_args *args);
 /* by an opener holding the directory: complete or roll back a flip */

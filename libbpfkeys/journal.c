@@ -121,7 +121,7 @@ static int fill_error(struct bpfkeys_object *obj)
 }
 
 /* steps 2 and 3 */
-static int begin(struct bpfkeys_object *obj, const struct lbk_journal_args *args)
+static int begin(struct bpfkeys_object *obj, struct lbk_journal_args *args)
 {
 	uint32_t programs = 0, keys = 0, slot = 1;
 	struct journal_header header = { 0 };
@@ -188,8 +188,10 @@ static int begin(struct bpfkeys_object *obj, const struct lbk_journal_args *args
 	if (!err && bpf_obj_pin(journal, path))
 		err = lbk_error(obj, errno, "pin %s: %s", path, strerror(errno));
 	free(path);
-	if (journal >= 0)
+	if (err && journal >= 0)
 		close(journal);
+	if (!err)
+		args->journal_fd = journal; /* an undo marks it back without allocating */
 	if (err)
 		for (size_t p = 0; p < obj->program_count; p++)
 			if (args->affected[p]) {
@@ -205,9 +207,10 @@ static int begin_core(struct bpfkeys_object *obj, void *arg)
 	return begin(obj, arg);
 }
 
-int lbk_journal_begin(struct bpfkeys_object *obj, const struct lbk_journal_args *args)
+int lbk_journal_begin(struct bpfkeys_object *obj, struct lbk_journal_args *args)
 {
-	return lbk_core(obj, begin_core, (void *)args);
+	args->journal_fd = -1;
+	return lbk_core(obj, begin_core, args);
 }
 
 static int pin_new_link(struct bpfkeys_object *obj, void *arg)
@@ -273,35 +276,19 @@ static int commit(struct bpfkeys_object *obj, void *arg)
 	return 0;
 }
 
-int lbk_journal_commit(struct bpfkeys_object *obj, const bool *affected)
+int lbk_journal_commit(struct bpfkeys_object *obj, const struct lbk_journal_args *args)
 {
-	return lbk_core(obj, commit, (void *)affected);
-}
-
-static int set_direction_back(struct bpfkeys_object *obj, const char *dir)
-{
-	char *path = pin_path(dir, "journal", NULL, false);
-	int fd = bpf_obj_get(path), err = 0;
-	struct journal_header header;
-
-	if (fd < 0 || bpf_map_lookup_elem(fd, &(uint32_t){ 0 }, &header))
-		err = lbk_error(obj, errno, "%s: %s", path, strerror(errno));
-	header.direction = JOURNAL_BACK;
-	if (!err && bpf_map_update_elem(fd, &(uint32_t){ 0 }, &header, BPF_ANY))
-		err = lbk_error(obj, errno, "%s: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	free(path);
-	return err;
+	close(args->journal_fd);
+	return lbk_core(obj, commit, (void *)args->affected);
 }
 
 /* after the links were undone: what steps 2-5 left goes */
 static int abort_flip(struct bpfkeys_object *obj, void *arg)
 {
 	const struct lbk_journal_args *args = arg;
-	int err = set_direction_back(obj, obj->pin_dir);
+	int err = 0;
 
-	if (!err && args->states_written)
+	if (args->states_written)
 		err = lbk_pin_write_states(obj, obj->on);
 	for (size_t p = 0; p < obj->program_count && !err; p++)
 		if (args->affected[p]) {
@@ -326,6 +313,15 @@ static int abort_flip(struct bpfkeys_object *obj, void *arg)
 void lbk_journal_abort(struct bpfkeys_object *obj, const struct lbk_journal_args *args)
 {
 	char saved[BPFKEYS_ERRMSG_SIZE];
+	struct journal_header header;
+
+	/* first, and with no allocation that could fail: the direction back, so
+	 * that whatever happens next, the next opener does not complete the flip */
+	if (bpf_map_lookup_elem(args->journal_fd, &(uint32_t){ 0 }, &header) == 0) {
+		header.direction = JOURNAL_BACK;
+		bpf_map_update_elem(args->journal_fd, &(uint32_t){ 0 }, &header, BPF_ANY);
+	}
+	close(args->journal_fd);
 
 	/* the flip's error stays the object's error */
 	memcpy(saved, obj->errmsg, sizeof(saved));
