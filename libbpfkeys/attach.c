@@ -34,6 +34,22 @@ static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char
 	return bpf_object__find_program_by_name(obj->programs[*index].loaded->bpf, name);
 }
 
+/*
+ * An XDP link whose last reference went (its pin directory removed) is
+ * released by a kernel worker a little later: until then an attach to the
+ * device gets EBUSY. Wait for it (1 s at most) instead of failing.
+ */
+static struct bpf_link *attach_xdp_waiting(struct bpf_program *prog, int ifindex)
+{
+	struct bpf_link *link = bpf_program__attach_xdp(prog, ifindex);
+
+	for (int waited_ms = 0; !link && errno == EBUSY && waited_ms < 1000; waited_ms++) {
+		usleep(1000);
+		link = bpf_program__attach_xdp(prog, ifindex);
+	}
+	return link;
+}
+
 struct bpfkeys_link *lbk_add_link(struct bpfkeys_object *obj, size_t program,
 				  enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
 {
@@ -92,7 +108,7 @@ static struct bpfkeys_link *attach_with_libbpf(struct bpfkeys_object *obj, const
 		return NULL;
 	switch (kind) {
 	case BPFKEYS_LINK_XDP:
-		link = bpf_program__attach_xdp(prog, target);
+		link = attach_xdp_waiting(prog, target);
 		break;
 	case BPFKEYS_LINK_CGROUP:
 		link = bpf_program__attach_cgroup(prog, target);
@@ -109,7 +125,11 @@ static struct bpfkeys_link *attach_with_libbpf(struct bpfkeys_object *obj, const
 			  kind == BPFKEYS_LINK_XDP	? "ifindex"
 			  : kind == BPFKEYS_LINK_CGROUP ? "cgroup fd"
 							: "netns fd",
-			  target, strerror(errno));
+			  target,
+			  errno == EBUSY && kind == BPFKEYS_LINK_XDP
+				  ? "Device or resource busy (another XDP program stayed attached "
+				    "for 1 s)"
+				  : strerror(errno));
 		return NULL;
 	}
 	return add_link(obj, p, kind, link, -1);

@@ -88,8 +88,16 @@ static int undo(struct bpfkeys_object *obj, struct bpfkeys_link **swapped, int *
 	return lost;
 }
 
+static int write_states(struct bpfkeys_object *obj, void *new_on)
+{
+	return lbk_pin_write_states(obj, new_on);
+}
+
+/* journal: a pinned object's flip (journal.c): new overlap links are pinned
+ * as they are attached, and the new states go to meta before the flip is
+ * done, so that their failure is undone like a link's */
 static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
-		      const bool *affected)
+		      const bool *affected, struct lbk_journal_args *journal)
 {
 	size_t n = 0, swapped_count = 0;
 	struct bpfkeys_link *l;
@@ -124,6 +132,13 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 					name, strerror(errno));
 			goto fail;
 		}
+		if (journal && l->pin_path) {
+			err = lbk_journal_pin_new_link(obj, l, bpf_link__fd(attached[n]));
+			if (err) {
+				n++; /* attached[n] too is undone */
+				goto fail;
+			}
+		}
 	}
 	for (l = obj->links; l; l = l->next) {
 		const char *name = obj->programs[l->program].name;
@@ -147,11 +162,17 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 		old_fd[swapped_count] = from;
 		new_fd[swapped_count++] = to;
 	}
+	if (journal) {
+		journal->states_written = true;
+		err = lbk_core(obj, write_states, (void *)journal->new_on);
+		if (err)
+			goto fail;
+	}
 	n = 0;
 	for (l = obj->links; l; l = l->next, n++) {
 		if (!attached[n])
 			continue;
-		/* a pinned one stays attached until its pin moves (lbk_pin_update) */
+		/* a pinned one stays attached until its pin moves (lbk_journal_commit) */
 		if (l->bpf_link)
 			bpf_link__destroy(l->bpf_link);
 		else
@@ -171,9 +192,16 @@ out:
 	return err;
 }
 
-static int pin_update(struct bpfkeys_object *obj, void *affected)
+/* a flip that replaces no program: only meta changes */
+static int record_states(struct bpfkeys_object *obj, void *new_on)
 {
-	return lbk_pin_update(obj, affected);
+	int err = lbk_pin_dir_check(obj);
+
+	if (!err)
+		err = lbk_pin_write_states(obj, new_on);
+	if (err)
+		lbk_pin_write_states(obj, obj->on); /* the old states back */
+	return err;
 }
 
 int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings, size_t count)
@@ -181,6 +209,8 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 	bool *new_on = lbk_calloc(obj, obj->bk.key_count, sizeof(bool));
 	bool *affected = lbk_calloc(obj, obj->program_count, sizeof(bool));
 	struct bpfkeys_loaded *variant = NULL;
+	struct lbk_journal_args journal = { 0 };
+	bool journaled = false;
 	int err, replaced = 0;
 
 	if (!new_on || !affected) {
@@ -207,9 +237,16 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 	err = lbk_open_variant(obj, new_on, &variant);
 	if (!err)
 		err = lbk_load_variant(obj, variant, affected);
+	journal = (struct lbk_journal_args){ variant, affected, new_on, false, -1 };
+	if (!err && obj->pin_dir) {
+		err = lbk_journal_begin(obj, &journal);
+		journaled = !err;
+	}
 	if (!err)
-		err = swap_links(obj, variant, affected);
+		err = swap_links(obj, variant, affected, journaled ? &journal : NULL);
 	if (err) {
+		if (journaled)
+			lbk_journal_abort(obj, &journal);
 		if (variant) {
 			variant->refs = 1;
 			lbk_loaded_put(variant);
@@ -226,12 +263,13 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 				obj->programs[p].pinned_fd = -1;
 			}
 		}
+	if (journaled)
+		lbk_journal_commit(obj, &journal);
 commit_states:
-	if (!err) {
+	if (!err && !journaled && obj->loaded && obj->pin_dir)
+		err = lbk_core(obj, record_states, new_on);
+	if (!err)
 		memcpy(obj->on, new_on, obj->bk.key_count * sizeof(bool));
-		if (obj->loaded && obj->pin_dir)
-			err = lbk_core(obj, pin_update, affected);
-	}
 	if (!err && obj->loaded)
 		lbk_print(obj, LIBBPFKEYS_DEBUG, "libbpfkeys: %s: flip: %d program(s) replaced\n",
 			  obj->path, replaced);

@@ -139,7 +139,38 @@ void lbk_settings_free(struct bpfkeys_object *obj);
 
 /* pin.c: after a flip of a pinned object, the pins of the replaced programs
  * and links and the key states follow */
-int lbk_pin_update(struct bpfkeys_object *obj, const bool *replaced);
 int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link);
+/* the states on[] into DIR/meta (under lbk_core) */
+int lbk_pin_write_states(struct bpfkeys_object *obj, const bool *on);
+
+/* pin_check.c: what an opener checks in a pin directory, each error naming the pin */
+struct meta_header;
+int lbk_pin_check_meta(struct bpfkeys_object *holder, const char *dir, int meta_fd,
+		       const struct meta_header *header);
+int lbk_pin_check_maps(struct bpfkeys_object *obj, const char *dir);
+/* every link runs its progs/ pin; a missing progs/ pin is pinned from its link */
+int lbk_pin_check_links(struct bpfkeys_object *obj, const char *dir);
+
+/* journal.c: a flip of a pinned object as a transaction (the steps are in
+ * journal.c and docs/abi.md section 7.1) */
+struct lbk_journal_args {
+	struct bpfkeys_loaded *variant;
+	const bool *affected; /* [program_count] */
+	const bool *new_on; /* [bk.key_count] */
+	bool states_written; /* meta may hold new_on */
+	int journal_fd; /* DIR/journal's map, open from begin to commit or abort */
+};
+/* the pin directory is still the one locked (not removed and pinned again) */
+int lbk_pin_dir_check(struct bpfkeys_object *obj);
+/* before the first link moves: the new programs' :new pins and DIR/journal */
+int lbk_journal_begin(struct bpfkeys_object *obj, struct lbk_journal_args *args);
+/* a new attach-then-detach link (new_fd) pinned next to the old one's pin */
+int lbk_journal_pin_new_link(struct bpfkeys_object *obj, struct bpfkeys_link *link, int new_fd);
+/* after meta holds the new states: the pins follow, the journal goes */
+int lbk_journal_commit(struct bpfkeys_object *obj, const struct lbk_journal_args *args);
+/* after the links were undone: the journal's leftovers go */
+void lbk_journal_abort(struct bpfkeys_object *obj, const struct lbk_journal_args *args);
+/* by an opener holding the directory: complete or roll back a flip */
+int lbk_journal_recover(struct bpfkeys_object *holder, const char *dir);
 
 #endif /* LIBBPFKEYS_INTERNAL_H */

@@ -13,8 +13,9 @@
  * bpffs refuses names with a dot (EPERM: "reserved"), so the dots of map
  * names (".bss" is "<object>.bss") are colons in the pins.
  *
- * A flip of a pinned object moves the pins of the programs (and overlap
- * links) it replaced with rename(2), then writes the key states. One
+ * A flip of a pinned object is a transaction recorded in DIR/journal while
+ * it runs (journal.c has the steps); every opener completes or rolls back
+ * one that was interrupted before it reads anything. One
  * process at a time holds the directory (flock), from bpfkeys_pin() or
  * bpfkeys_open_pinned() until bpfkeys_close().
  *
@@ -37,29 +38,9 @@
 #include <bpf/libbpf.h>
 
 #include "internal.h"
+#include "pin_layout.h"
 
-#define PIN_MAGIC "bpfkeys-stock-1"
-#define META_VALUE_SIZE 256
-#define OBJECT_CHUNK 4096
 #define BPFFS_MAGIC 0xcafe4a11
-
-struct meta_header {
-	char magic[16];
-	uint64_t object_size;
-	uint32_t key_count;
-	uint32_t reserved;
-	char object_name[64];
-	uint8_t pad[META_VALUE_SIZE - 96];
-};
-
-struct meta_key {
-	char name[248];
-	uint32_t on;
-	uint32_t reserved;
-};
-
-_Static_assert(sizeof(struct meta_header) == META_VALUE_SIZE, "meta header size");
-_Static_assert(sizeof(struct meta_key) == META_VALUE_SIZE, "meta key size");
 
 /* a map name as a pin name and back: '.' <-> ':' */
 static char *swap_dots(const char *name, char from, char to)
@@ -79,25 +60,6 @@ static char *join(const char *dir, const char *sub, const char *name)
 
 	snprintf(path, n, "%s/%s%s%s", dir, sub, name ? "/" : "", name ? name : "");
 	return path;
-}
-
-/* pin fd at path, replacing what is pinned there in one rename(2) */
-static int pin_replace(struct bpfkeys_object *obj, int fd, const char *path)
-{
-	size_t n = strlen(path) + 8;
-	char *tmp = bk_xcalloc(n, 1);
-	int err = 0;
-
-	snprintf(tmp, n, "%s:new", path);
-	unlink(tmp);
-	if (bpf_obj_pin(fd, tmp))
-		err = lbk_error(obj, errno, "pin %s: %s", tmp, strerror(errno));
-	else if (rename(tmp, path)) {
-		err = lbk_error(obj, errno, "rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	return err;
 }
 
 /* the directory, held: one process at a time flips through it */
@@ -127,19 +89,22 @@ static int lock_dir(struct bpfkeys_object *obj, const char *dir)
 	return 0;
 }
 
-static int write_states(struct bpfkeys_object *obj, int meta_fd)
+static int write_states(struct bpfkeys_object *obj, int meta_fd, const bool *on)
 {
 	uint32_t slot = 1;
 
 	for (size_t k = 0; k < obj->bk.key_count; k++) {
-		struct meta_key key = { 0 };
+		struct meta_key key = { 0 }, have;
 
 		if (!obj->bk.keys[k].is_static_key)
 			continue;
 		snprintf(key.name, sizeof(key.name), "%s", obj->bk.keys[k].name);
-		key.on = obj->on[k];
-		if (bpf_map_update_elem(meta_fd, &slot, &key, BPF_ANY))
-			return lbk_error(obj, errno, "%s/meta: %s", obj->pin_dir, strerror(errno));
+		key.on = on[k];
+		/* only what changes: undoing a flip writes nothing it did not write */
+		if (bpf_map_lookup_elem(meta_fd, &slot, &have) || memcmp(&have, &key, sizeof(key)))
+			if (bpf_map_update_elem(meta_fd, &slot, &key, BPF_ANY))
+				return lbk_error(obj, errno, "%s/meta: %s", obj->pin_dir,
+						 strerror(errno));
 		slot++;
 	}
 	return 0;
@@ -150,6 +115,10 @@ int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 	char name[300];
 	char *path;
 
+	/* a new link of a holder whose directory was removed and pinned again
+	 * does not go into the new one */
+	if (lbk_pin_dir_check(obj))
+		return -errno;
 	snprintf(name, sizeof(name), "%s:%u", obj->programs[link->program].name,
 		 obj->next_link_pin++);
 	path = join(obj->pin_dir, "links", name);
@@ -163,27 +132,78 @@ int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 	return 0;
 }
 
-static int make_dir(struct bpfkeys_object *obj, const char *path)
+/* what a bpfkeys_pin() made, in order: removed again if it fails, so that
+ * its links detach with the object (and nothing of another's is touched) */
+struct made {
+	char **paths;
+	bool *is_dir;
+	size_t count;
+};
+
+static void made_add(struct made *made, const char *path, bool is_dir)
 {
-	if (mkdir(path, 0700) && errno != EEXIST)
+	made->paths = bk_xrealloc(made->paths, made->count + 1, sizeof(*made->paths));
+	made->is_dir = bk_xrealloc(made->is_dir, made->count + 1, sizeof(*made->is_dir));
+	made->paths[made->count] = bk_xstrdup(path);
+	made->is_dir[made->count++] = is_dir;
+}
+
+static void made_free(struct made *made, bool remove)
+{
+	for (size_t i = made->count; i-- > 0;) {
+		if (remove)
+			(made->is_dir[i] ? rmdir : unlink)(made->paths[i]);
+		free(made->paths[i]);
+	}
+	free(made->paths);
+	free(made->is_dir);
+}
+
+static int make_dir(struct bpfkeys_object *obj, const char *path, struct made *made)
+{
+	if (mkdir(path, 0700) == 0)
+		made_add(made, path, true);
+	else if (errno != EEXIST)
 		return lbk_error(obj, errno, "mkdir %s: %s", path, strerror(errno));
 	return 0;
 }
 
 static int pin_new(struct bpfkeys_object *obj, int fd, const char *dir, const char *sub,
-		   const char *name)
+		   const char *name, struct made *made)
 {
 	char *path = join(dir, sub, name);
 	int err = 0;
 
 	if (bpf_obj_pin(fd, path))
 		err = lbk_error(obj, errno, "pin %s: %s", path, strerror(errno));
+	else
+		made_add(made, path, false);
 	free(path);
 	return err;
 }
 
+/* names the pins store in fixed fields (meta's keys, the journal's programs) */
+static int check_names(struct bpfkeys_object *obj, const char *dir)
+{
+	for (size_t k = 0; k < obj->bk.key_count; k++)
+		if (obj->bk.keys[k].is_static_key && strlen(obj->bk.keys[k].name) > PIN_NAME_MAX)
+			return lbk_error(obj, ENAMETOOLONG,
+					 "pin %s: key '%s': a name of %zu characters (pins keep "
+					 "%d)",
+					 dir, obj->bk.keys[k].name, strlen(obj->bk.keys[k].name),
+					 PIN_NAME_MAX);
+	for (size_t p = 0; p < obj->program_count; p++)
+		if (strlen(obj->programs[p].name) > PIN_NAME_MAX)
+			return lbk_error(obj, ENAMETOOLONG,
+					 "pin %s: program '%s': a name of %zu characters (pins "
+					 "keep %d)",
+					 dir, obj->programs[p].name, strlen(obj->programs[p].name),
+					 PIN_NAME_MAX);
+	return 0;
+}
+
 /* the raw object and the states, in two maps of our own */
-static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
+static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir, struct made *made)
 {
 	struct meta_header header = { 0 };
 	uint32_t chunks = (uint32_t)((obj->bk.file.image_size + OBJECT_CHUNK - 1) / OBJECT_CHUNK);
@@ -204,7 +224,7 @@ static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 	}
 	err = bpf_map_update_elem(meta, &(uint32_t){ 0 }, &header, BPF_ANY)
 		      ? -errno
-		      : write_states(obj, meta);
+		      : write_states(obj, meta, obj->on);
 	for (uint32_t i = 0; i < chunks && !err; i++) {
 		size_t off = (size_t)i * OBJECT_CHUNK, n = obj->bk.file.image_size - off;
 
@@ -219,9 +239,9 @@ static int pin_meta_and_object(struct bpfkeys_object *obj, const char *dir)
 		err = lbk_error(obj, err, "cannot fill the pin maps: %s", strerror(-err));
 		goto out;
 	}
-	err = pin_new(obj, meta, dir, "meta", NULL);
+	err = pin_new(obj, meta, dir, "meta", NULL, made);
 	if (!err)
-		err = pin_new(obj, object, dir, "object", NULL);
+		err = pin_new(obj, object, dir, "object", NULL, made);
 out:
 	free(chunk);
 	if (meta >= 0)
@@ -234,6 +254,7 @@ out:
 static int pin_object(struct bpfkeys_object *obj, void *arg)
 {
 	const char *dir = arg;
+	struct made made = { 0 };
 	char *meta_path;
 	int err;
 
@@ -241,38 +262,49 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 		return lbk_error(obj, EINVAL, "pin %s: load first", dir);
 	if (obj->pin_dir)
 		return lbk_error(obj, EBUSY, "pin %s: already pinned in %s", dir, obj->pin_dir);
-	if (make_dir(obj, dir) || lock_dir(obj, dir))
-		return -errno;
+	err = check_names(obj, dir);
+	if (!err)
+		err = make_dir(obj, dir, &made);
+	if (!err)
+		err = lock_dir(obj, dir);
+	if (err) {
+		made_free(&made, true);
+		return err;
+	}
 	meta_path = join(dir, "meta", NULL);
 	err = access(meta_path, F_OK) == 0
 		      ? lbk_error(obj, EEXIST, "%s: an object is pinned here already", dir)
 		      : 0;
 	free(meta_path);
 	if (!err)
-		err = pin_meta_and_object(obj, dir);
+		err = pin_meta_and_object(obj, dir, &made);
 	for (const char *sub = "maps"; !err && sub; sub = strcmp(sub, "maps") == 0    ? "progs"
 							  : strcmp(sub, "progs") == 0 ? "links"
 										      : NULL) {
 		char *path = join(dir, sub, NULL);
 
-		err = make_dir(obj, path);
+		err = make_dir(obj, path, &made);
 		free(path);
 	}
 	for (size_t i = 0; i < obj->map_count && !err; i++) {
 		char *name = swap_dots(obj->maps[i].name, '.', ':');
 
-		err = pin_new(obj, obj->maps[i].fd, dir, "maps", name);
+		err = pin_new(obj, obj->maps[i].fd, dir, "maps", name, &made);
 		free(name);
 	}
 	for (size_t p = 0; p < obj->program_count && !err; p++)
 		if (lbk_program_loaded(obj, p))
 			err = pin_new(obj, bpfkeys_program_fd(obj, obj->programs[p].name), dir,
-				      "progs", obj->programs[p].name);
+				      "progs", obj->programs[p].name, &made);
 	obj->pin_dir = bk_xstrdup(dir);
-	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next)
+	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next) {
 		err = lbk_pin_link(obj, l);
+		if (!err)
+			made_add(&made, l->pin_path, false);
+	}
 	if (err) {
-		/* what was pinned stays for inspection; the object is not pinned */
+		/* the object is not pinned: what this call pinned goes, so that its
+		 * links detach when it is closed */
 		free(obj->pin_dir);
 		obj->pin_dir = NULL;
 		for (struct bpfkeys_link *l = obj->links; l; l = l->next) {
@@ -282,36 +314,20 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 		close(obj->lock_fd);
 		obj->lock_fd = -1;
 	}
+	made_free(&made, err != 0);
 	return err;
 }
 
-int lbk_pin_update(struct bpfkeys_object *obj, const bool *replaced)
+int lbk_pin_write_states(struct bpfkeys_object *obj, const bool *on)
 {
-	char *path;
-	int meta, err = 0;
+	char *path = join(obj->pin_dir, "meta", NULL);
+	int meta = bpf_obj_get(path), err;
 
-	for (size_t p = 0; p < obj->program_count && !err; p++) {
-		if (!replaced[p])
-			continue;
-		path = join(obj->pin_dir, "progs", obj->programs[p].name);
-		err = pin_replace(obj, bpfkeys_program_fd(obj, obj->programs[p].name), path);
-		free(path);
-	}
-	for (struct bpfkeys_link *l = obj->links; l && !err; l = l->next)
-		if (l->kind == BPFKEYS_LINK_OVERLAP && replaced[l->program] && l->pin_path)
-			err = pin_replace(obj, l->fd, l->pin_path);
-	path = join(obj->pin_dir, "meta", NULL);
-	meta = err ? -1 : bpf_obj_get(path);
-	if (!err && meta < 0)
-		err = lbk_error(obj, errno, "%s: %s", path, strerror(errno));
-	free(path);
-	if (!err)
-		err = write_states(obj, meta);
+	err = meta < 0 ? lbk_error(obj, errno, "%s: %s", path, strerror(errno))
+		       : write_states(obj, meta, on);
 	if (meta >= 0)
 		close(meta);
-	if (err)
-		lbk_error(obj, err, "the flip is done, but the pins in %s do not all follow it",
-			  obj->pin_dir);
+	free(path);
 	return err;
 }
 
@@ -456,9 +472,12 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 	struct meta_header header;
 	char *meta_path = join(dir, "meta", NULL);
 	void *image = NULL;
+	bool *seen = NULL;
 	int meta = -1, err;
 
 	err = lock_dir(holder, dir);
+	if (!err)
+		err = lbk_journal_recover(holder, dir);
 	if (!err) {
 		meta = bpf_obj_get(meta_path);
 		if (meta < 0)
@@ -471,6 +490,8 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 	if (!err && memcmp(header.magic, PIN_MAGIC, sizeof(PIN_MAGIC)))
 		err = lbk_error(holder, EINVAL, "%s: not a libbpfkeys pin (%s expected)", meta_path,
 				PIN_MAGIC);
+	if (!err)
+		err = lbk_pin_check_meta(holder, dir, meta, &header);
 	if (!err && !(image = read_object(holder, dir, &header)))
 		err = -errno;
 	if (!err) {
@@ -487,6 +508,10 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 		goto out;
 	obj->lock_fd = holder->lock_fd;
 	holder->lock_fd = -1;
+	if (header.key_count != bpfkeys_key_count(obj))
+		err = lbk_error(obj, EINVAL, "%s: %u key(s) recorded, the pinned object has %zu",
+				meta_path, header.key_count, bpfkeys_key_count(obj));
+	seen = err ? NULL : bk_xcalloc(obj->bk.key_count + 1, sizeof(bool));
 	for (uint32_t i = 1; i <= header.key_count && !err; i++) {
 		struct meta_key key;
 		ssize_t k;
@@ -500,11 +525,19 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 		if (k < 0 || !obj->bk.keys[k].is_static_key)
 			err = lbk_error(obj, EINVAL, "%s: key '%s' is not in the pinned object",
 					meta_path, key.name);
+		else if (seen[k])
+			err = lbk_error(obj, EINVAL, "%s: key '%s' recorded twice", meta_path,
+					key.name);
 		else
 			obj->on[k] = key.on;
+		if (!err)
+			seen[k] = true;
 	}
+	free(seen);
 	if (!err)
 		err = open_pinned_maps(obj, dir);
+	if (!err)
+		err = lbk_pin_check_maps(obj, dir);
 	for (size_t p = 0; p < obj->program_count && !err; p++) {
 		char *pin = join(dir, "progs", obj->programs[p].name);
 
@@ -515,6 +548,8 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 	}
 	if (!err)
 		err = open_pinned_links(obj, dir);
+	if (!err)
+		err = lbk_pin_check_links(obj, dir);
 	obj->pin_dir = bk_xstrdup(dir);
 	obj->loaded = true;
 	if (err) {

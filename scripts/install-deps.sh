@@ -24,8 +24,9 @@ packages=(
 	clang-format-22
 	# scripts/build-llvm.sh applies llvm-bpf-target/patches with patch(1)
 	patch
-	# test/stock: veth pairs in a network namespace (ip link)
-	iproute2
+	# test/stock: veth pairs in a network namespace (ip link); strace kills a
+	# pinned flip at each of its syscalls
+	iproute2 strace
 	# scripts/upstream-suites-maps.sh: the selftests Makefile copies a test
 	# runner's extra files with rsync
 	rsync

@@ -238,7 +238,13 @@ int bpfkeys_link_destroy(struct bpfkeys_link *link);
  * programs have fds, bpfkeys_program_fd(), but no struct bpf_program; it
  * makes no new attachments). One process holds DIR at a time (flock), from
  * bpfkeys_pin()/bpfkeys_open_pinned() to bpfkeys_close(); another gets
- * EWOULDBLOCK. Removing DIR (rm -r) detaches and unloads everything.
+ * EWOULDBLOCK, and a holder whose DIR was removed and pinned again gets
+ * ESTALE from its next flip. Removing DIR (rm -r) detaches and unloads
+ * everything. A pinned flip is a transaction (DIR/journal, docs/abi.md
+ * section 7.1): bpfkeys_open_pinned() completes or rolls back a flip whose
+ * process was killed, and refuses pins that do not match the object.
+ * bpfkeys_pin() refuses key and program names longer than 247 characters
+ * (ENAMETOOLONG) and, if it fails, removes what it pinned.
  */
 int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir);
 struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys_open_opts *opts);
