@@ -294,8 +294,7 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 {
 	bool *new_on = lbk_calloc(obj, obj->bk.key_count, sizeof(bool));
 	bool *affected = lbk_calloc(obj, obj->program_count, sizeof(bool));
-	struct bpfkeys_prepared **prepared =
-		lbk_calloc(obj, obj->program_count, sizeof(*prepared));
+	struct bpfkeys_prepared **prepared = lbk_calloc(obj, obj->program_count, sizeof(*prepared));
 	struct bpfkeys_loaded **next = lbk_calloc(obj, obj->program_count, sizeof(*next));
 	int *old_fd = lbk_calloc(obj, obj->program_count, sizeof(int));
 	int *new_fd = lbk_calloc(obj, obj->program_count, sizeof(int));

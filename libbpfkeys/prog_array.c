@@ -94,7 +94,8 @@ ssize_t lbk_plan_prog_arrays(struct bpfkeys_object *obj, const int *old_fd, cons
 				uint32_t plen = sizeof(prog);
 
 				memset(&prog, 0, sizeof(prog));
-				if (old_fd[p] >= 0 && !bpf_obj_get_info_by_fd(old_fd[p], &prog, &plen))
+				if (old_fd[p] >= 0 &&
+				    !bpf_obj_get_info_by_fd(old_fd[p], &prog, &plen))
 					old_id[p] = prog.id;
 			}
 		}
