@@ -62,21 +62,32 @@ int lbk_new_states(struct bpfkeys_object *obj, const struct bpfkeys_setting *set
 	return err;
 }
 
-int lbk_affected_programs(const struct bpfkeys_object *obj, const bool *on, bool *affected)
+int lbk_affected_programs(struct bpfkeys_object *obj, const bool *on, bool *affected)
 {
+	const bool *reaches = lbk_program_keys(obj);
 	int count = 0;
 
-	for (size_t i = 0; i < obj->bk.instance_count; i++) {
-		const struct bk_key_program *in = &obj->bk.instances[i];
-		ssize_t p;
+	if (!reaches) /* without memory for the table: from the instances */
+		for (size_t i = 0; i < obj->bk.instance_count; i++) {
+			const struct bk_key_program *in = &obj->bk.instances[i];
+			ssize_t p;
 
-		if (on[in->key] == obj->on[in->key])
-			continue;
-		p = lbk_program_index(obj, obj->bk.functions[in->program].name);
-		if (p >= 0 && lbk_program_loaded(obj, (size_t)p) && !affected[p]) {
-			affected[p] = true;
-			count++;
+			if (on[in->key] == obj->on[in->key])
+				continue;
+			p = lbk_program_index(obj, obj->bk.functions[in->program].name);
+			if (p >= 0 && lbk_program_loaded(obj, (size_t)p) && !affected[p]) {
+				affected[p] = true;
+				count++;
+			}
 		}
+	for (size_t p = 0; reaches && p < obj->program_count; p++) {
+		if (!lbk_program_loaded(obj, p))
+			continue;
+		for (size_t k = 0; k < obj->bk.key_count && !affected[p]; k++)
+			if (on[k] != obj->on[k] && reaches[p * obj->bk.key_count + k]) {
+				affected[p] = true;
+				count++;
+			}
 	}
 	return count;
 }

@@ -82,6 +82,9 @@ struct bpfkeys_object {
 	unsigned int next_link_pin;
 	struct bpfkeys_prepared *prepared; /* versions loaded ahead of flips */
 	bool prepare_flips; /* open option: prepare each key's flip after load and flips */
+	/* worked out at the first flip, the same for the object's life: */
+	bool *program_keys; /* [program * bk.key_count + key]: program reaches key */
+	uint32_t *prog_array_entries; /* [map_count]: max_entries of a PROG_ARRAY, else 0 */
 };
 
 /* object.c */
@@ -135,7 +138,7 @@ int lbk_new_states(struct bpfkeys_object *obj, const struct bpfkeys_setting *set
 		   bool *new_on);
 /* the programs (loaded ones) whose code differs between the current states
  * and on[]; returns their number */
-int lbk_affected_programs(const struct bpfkeys_object *obj, const bool *on, bool *affected);
+int lbk_affected_programs(struct bpfkeys_object *obj, const bool *on, bool *affected);
 
 /*
  * One step of a flip, in the order a flip walks them (flip.c): new
@@ -181,8 +184,10 @@ struct bpfkeys_prepared {
 	bool automatic; /* prepare_flips' (not bpfkeys_prepare()'s) */
 	struct bpfkeys_prepared *next;
 };
+/* program_keys, made if need be; NULL without memory */
+const bool *lbk_program_keys(struct bpfkeys_object *obj);
 /* a prepared version of the program that runs as it would for the states on[] */
-struct bpfkeys_prepared *lbk_prepared_find(const struct bpfkeys_object *obj, size_t program,
+struct bpfkeys_prepared *lbk_prepared_find(struct bpfkeys_object *obj, size_t program,
 					   const bool *on);
 /* unlink the entry; its reference on loaded passes to the caller */
 void lbk_prepared_take(struct bpfkeys_object *obj, struct bpfkeys_prepared *entry);

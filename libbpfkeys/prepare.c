@@ -19,27 +19,37 @@
 
 #include "internal.h"
 
-/* the number of keys program p reaches on which a and b differ */
-static size_t keys_apart(const struct bpfkeys_object *obj, size_t program, const bool *a,
-			 const bool *b)
+const bool *lbk_program_keys(struct bpfkeys_object *obj)
 {
-	const char *name = obj->programs[program].name;
+	if (obj->program_keys)
+		return obj->program_keys;
+	obj->program_keys = calloc(obj->program_count * obj->bk.key_count + 1, sizeof(bool));
+	if (!obj->program_keys)
+		return NULL;
+	for (size_t i = 0; i < obj->bk.instance_count; i++) {
+		const struct bk_key_program *in = &obj->bk.instances[i];
+		ssize_t p = lbk_program_index(obj, obj->bk.functions[in->program].name);
+
+		if (p >= 0)
+			obj->program_keys[(size_t)p * obj->bk.key_count + in->key] = true;
+	}
+	return obj->program_keys;
+}
+
+/* the number of keys program p reaches on which a and b differ (without
+ * memory for the table, all keys: a version is then used only if equal) */
+static size_t keys_apart(struct bpfkeys_object *obj, size_t program, const bool *a, const bool *b)
+{
+	const bool *reaches = lbk_program_keys(obj);
 	size_t apart = 0;
 
-	for (size_t k = 0; k < obj->bk.key_count; k++) {
-		if (a[k] == b[k])
-			continue;
-		for (size_t i = 0; i < obj->bk.instance_count; i++)
-			if (obj->bk.instances[i].key == k &&
-			    !strcmp(obj->bk.functions[obj->bk.instances[i].program].name, name)) {
-				apart++;
-				break;
-			}
-	}
+	for (size_t k = 0; k < obj->bk.key_count; k++)
+		if (a[k] != b[k] && (!reaches || reaches[program * obj->bk.key_count + k]))
+			apart++;
 	return apart;
 }
 
-struct bpfkeys_prepared *lbk_prepared_find(const struct bpfkeys_object *obj, size_t program,
+struct bpfkeys_prepared *lbk_prepared_find(struct bpfkeys_object *obj, size_t program,
 					   const bool *on)
 {
 	for (struct bpfkeys_prepared *e = obj->prepared; e; e = e->next)
@@ -177,6 +187,10 @@ void lbk_prepared_free_all(struct bpfkeys_object *obj)
 {
 	while (obj->prepared)
 		drop(obj, obj->prepared);
+	free(obj->program_keys);
+	obj->program_keys = NULL;
+	free(obj->prog_array_entries);
+	obj->prog_array_entries = NULL;
 }
 
 int bpfkeys_prepare(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings,

@@ -67,23 +67,44 @@ int lbk_drop_map_initialisers(struct bpfkeys_object *obj, void *image, size_t si
 	return 0;
 }
 
-ssize_t lbk_plan_prog_arrays(struct bpfkeys_object *obj, const int *old_fd, const int *new_fd,
-			     struct lbk_flip_step *steps, size_t capacity)
+/* max_entries of each map that is a PROG_ARRAY (0 for the others), asked once */
+static int prog_array_entries(struct bpfkeys_object *obj)
 {
-	uint32_t *old_id = NULL;
-	size_t n = 0;
-
+	if (obj->prog_array_entries || !obj->map_count)
+		return 0;
+	obj->prog_array_entries = lbk_calloc(obj, obj->map_count, sizeof(uint32_t));
+	if (!obj->prog_array_entries)
+		return -ENOMEM;
 	for (size_t m = 0; m < obj->map_count; m++) {
 		struct bpf_map_info info;
 		uint32_t len = sizeof(info);
 
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info_by_fd(obj->maps[m].fd, &info, &len)) {
-			free(old_id);
-			return lbk_error(obj, errno, "map '%s': %s", obj->maps[m].name,
-					 strerror(errno));
+			int err = lbk_error(obj, errno, "map '%s': %s", obj->maps[m].name,
+					    strerror(errno));
+
+			free(obj->prog_array_entries);
+			obj->prog_array_entries = NULL;
+			return err;
 		}
-		if (info.type != BPF_MAP_TYPE_PROG_ARRAY)
+		if (info.type == BPF_MAP_TYPE_PROG_ARRAY)
+			obj->prog_array_entries[m] = info.max_entries;
+	}
+	return 0;
+}
+
+ssize_t lbk_plan_prog_arrays(struct bpfkeys_object *obj, const int *old_fd, const int *new_fd,
+			     struct lbk_flip_step *steps, size_t capacity)
+{
+	uint32_t *old_id = NULL;
+	size_t n = 0;
+	int err = prog_array_entries(obj);
+
+	if (err)
+		return err;
+	for (size_t m = 0; m < obj->map_count; m++) {
+		if (!obj->prog_array_entries[m])
 			continue;
 		if (!old_id) { /* the ids of the replaced programs' current versions */
 			old_id = lbk_calloc(obj, obj->program_count, sizeof(*old_id));
@@ -99,7 +120,7 @@ ssize_t lbk_plan_prog_arrays(struct bpfkeys_object *obj, const int *old_fd, cons
 					old_id[p] = prog.id;
 			}
 		}
-		for (uint32_t i = 0; i < info.max_entries; i++) {
+		for (uint32_t i = 0; i < obj->prog_array_entries[m]; i++) {
 			uint32_t id;
 
 			/* from user space an entry reads as the id of its program */
