@@ -351,6 +351,8 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 		goto out;
 	}
 	commit_attachments(steps, (size_t)step_count);
+	if (ready < (size_t)replaced)
+		lbk_put_retired(obj); /* this flip loaded: it is not the fast one */
 	for (size_t p = 0; p < obj->program_count; p++) {
 		struct bpfkeys_loaded *old;
 
@@ -365,6 +367,8 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 		/* prepare_flips: the old version is the prepared flip back */
 		if (obj->prepare_flips && old)
 			lbk_prepared_keep(obj, p, obj->on, old, true);
+		else if (ready == (size_t)replaced)
+			lbk_retire(obj, old); /* a prepared flip: closed later */
 		else
 			lbk_loaded_put(old);
 		if (obj->programs[p].pinned_fd >= 0) {

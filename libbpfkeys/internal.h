@@ -85,6 +85,10 @@ struct bpfkeys_object {
 	/* worked out at the first flip, the same for the object's life: */
 	bool *program_keys; /* [program * bk.key_count + key]: program reaches key */
 	uint32_t *prog_array_entries; /* [map_count]: max_entries of a PROG_ARRAY, else 0 */
+	/* versions a prepared flip replaced, put later (prepare.c): closing
+	 * libbpf's object costs more than the flip's link updates */
+	struct bpfkeys_loaded **retired;
+	size_t retired_count;
 };
 
 /* object.c */
@@ -201,6 +205,10 @@ void lbk_prepared_after_flip(struct bpfkeys_object *obj);
 /* after load: prepare each key's flip if prepare_flips */
 void lbk_prepared_after_load(struct bpfkeys_object *obj);
 void lbk_prepared_free_all(struct bpfkeys_object *obj);
+/* a reference to put later (at the next bpfkeys_prepare(), unprepared flip or
+ * close); without memory, now */
+void lbk_retire(struct bpfkeys_object *obj, struct bpfkeys_loaded *loaded);
+void lbk_put_retired(struct bpfkeys_object *obj);
 
 /* attach.c */
 struct bpfkeys_link *lbk_add_link(struct bpfkeys_object *obj, size_t program,

@@ -183,8 +183,33 @@ void lbk_prepared_after_flip(struct bpfkeys_object *obj)
 		prepare_each_key(obj);
 }
 
+void lbk_retire(struct bpfkeys_object *obj, struct bpfkeys_loaded *loaded)
+{
+	struct bpfkeys_loaded **more;
+
+	if (!loaded)
+		return;
+	more = realloc(obj->retired, (obj->retired_count + 1) * sizeof(*more));
+	if (!more) {
+		lbk_loaded_put(loaded);
+		return;
+	}
+	obj->retired = more;
+	obj->retired[obj->retired_count++] = loaded;
+}
+
+void lbk_put_retired(struct bpfkeys_object *obj)
+{
+	for (size_t i = 0; i < obj->retired_count; i++)
+		lbk_loaded_put(obj->retired[i]);
+	free(obj->retired);
+	obj->retired = NULL;
+	obj->retired_count = 0;
+}
+
 void lbk_prepared_free_all(struct bpfkeys_object *obj)
 {
+	lbk_put_retired(obj);
 	while (obj->prepared)
 		drop(obj, obj->prepared);
 	free(obj->program_keys);
@@ -201,6 +226,7 @@ int bpfkeys_prepare(struct bpfkeys_object *obj, const struct bpfkeys_setting *se
 
 	if (!obj->loaded)
 		return lbk_error(obj, EINVAL, "a flip is prepared after load");
+	lbk_put_retired(obj);
 	/* what an earlier call prepared goes (prepare_flips' versions stay) */
 	for (struct bpfkeys_prepared *e = obj->prepared, *next; e; e = next) {
 		next = e->next;
