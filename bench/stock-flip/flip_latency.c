@@ -16,8 +16,8 @@
  *   threads: the same bare updates of the XDP links, one thread per link,
  *           all started at once (does the kernel take them in parallel?);
  *   window: first to last link update inside a prepared flip (the
- *           library's debug message says it), on the XDP links, and with
- *           prog_0 alone on two XDP links (two links of one program);
+ *           library's debug message says it), on the tcx and XDP links, and
+ *           with prog_0 alone on two XDP links (two links of one program);
  *   reload: what a stock user does without libbpfkeys: close the object
  *           (links detached), open, load every program, attach again.
  * Prints one row: medians and minima over ROUNDS (reload: ROUNDS / 3, at
@@ -122,12 +122,7 @@ enum attach { NO_LINKS, XDP_LINKS, TCX_LINKS, TWO_XDP_LINKS_OF_PROG_0 };
 
 static struct bpfkeys_object *load_and_attach(const char *path, int *progs, enum attach attach)
 {
-	/* the window is read on XDP links only: formatting each debug line
-	 * would add to the tcx flips' few microseconds */
-	LIBBPFKEYS_OPTS(bpfkeys_open_opts, opts,
-			.print = attach == XDP_LINKS || attach == TWO_XDP_LINKS_OF_PROG_0
-					 ? catch_window
-					 : NULL);
+	LIBBPFKEYS_OPTS(bpfkeys_open_opts, opts, .print = catch_window);
 	struct bpfkeys_object *obj = bpfkeys_open_file(path, &opts);
 	char name[32];
 
@@ -270,11 +265,11 @@ int main(int argc, char **argv)
 	struct bpfkeys_object *obj;
 	struct bpf_prog_info info;
 	uint32_t len = sizeof(info);
-	double *bare, *flip, *tcx, *reload, *p_tcx, *u_tcx, *p_xdp, *u_xdp, *t_xdp, *w_xdp, *w_two,
-		*unused;
+	double *bare, *flip, *tcx, *reload, *p_tcx, *u_tcx, *p_xdp, *u_xdp, *t_xdp, *w_tcx, *w_xdp,
+		*w_two, *unused;
 	double ratio_tcx, ratio_xdp, reload_ratio;
 	char c_bare[64], c_flip[64], c_tcx[64], c_reload[64], c_ptcx[64], c_utcx[64], c_pxdp[64],
-		c_uxdp[64], c_txdp[64], c_wxdp[64], c_wtwo[64];
+		c_uxdp[64], c_txdp[64], c_wtcx[64], c_wxdp[64], c_wtwo[64];
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: flip_latency XDP_LINKED.o TC_LINKED.o ROUNDS LABEL\n");
@@ -306,6 +301,7 @@ int main(int argc, char **argv)
 	u_xdp = calloc((size_t)rounds, sizeof(double));
 	t_xdp = calloc((size_t)rounds, sizeof(double));
 	w_xdp = calloc((size_t)rounds, sizeof(double));
+	w_tcx = calloc((size_t)rounds, sizeof(double));
 	w_two = calloc((size_t)rounds, sizeof(double));
 	unused = calloc((size_t)rounds, sizeof(double));
 	reload = calloc((size_t)reloads, sizeof(double));
@@ -328,7 +324,7 @@ int main(int argc, char **argv)
 	bpfkeys_close(obj);
 	obj = load_and_attach(argv[2], &progs, TCX_LINKS);
 	time_flips(obj, progs, tcx, rounds, false, NULL);
-	time_flips(obj, progs, p_tcx, rounds, true, NULL);
+	time_flips(obj, progs, p_tcx, rounds, true, w_tcx);
 	time_bare_updates(obj, argv[2], progs, u_tcx, rounds, false);
 	for (int r = 0; r < reloads; r++) {
 		double t0 = now_us();
@@ -346,6 +342,7 @@ int main(int argc, char **argv)
 	cell(c_pxdp, sizeof(c_pxdp), p_xdp, rounds, false);
 	cell(c_uxdp, sizeof(c_uxdp), u_xdp, rounds, false);
 	cell(c_txdp, sizeof(c_txdp), t_xdp, rounds, false);
+	cell(c_wtcx, sizeof(c_wtcx), w_tcx, rounds, true);
 	cell(c_wxdp, sizeof(c_wxdp), w_xdp, rounds, true);
 	cell(c_wtwo, sizeof(c_wtwo), w_two, rounds, true);
 	cell(c_reload, sizeof(c_reload), reload, reloads, false);
@@ -353,9 +350,9 @@ int main(int argc, char **argv)
 	ratio_tcx = p_tcx[rounds / 2] / u_tcx[rounds / 2];
 	ratio_xdp = p_xdp[rounds / 2] / u_xdp[rounds / 2];
 	reload_ratio = reload[reloads / 2] / flip[rounds / 2];
-	printf("%-16s %-6u %-18s %-18s %-18s %-18s %-18s %-6.1fx %-18s %-18s %-6.1fx %-18s %-20s "
-	       "%-20s %-18s %.1fx\n",
+	printf("%-16s %-6u %-18s %-18s %-18s %-18s %-18s %-6.1fx %-20s %-18s %-18s %-6.1fx "
+	       "%-18s %-20s %-20s %-18s %.1fx\n",
 	       argv[4], info.xlated_prog_len / 8, c_bare, c_flip, c_tcx, c_ptcx, c_utcx, ratio_tcx,
-	       c_pxdp, c_uxdp, ratio_xdp, c_txdp, c_wxdp, c_wtwo, c_reload, reload_ratio);
+	       c_wtcx, c_pxdp, c_uxdp, ratio_xdp, c_txdp, c_wxdp, c_wtwo, c_reload, reload_ratio);
 	return 0;
 }

@@ -99,9 +99,9 @@ patched_cell() {	# INSNS PROGS: "median us (min us)" of the guest's row
 
 echo "bench/stock-flip: $(uname -r), $(nproc) CPUs, $rounds rounds (median, min), host shared with other work;" \
 	"patched kernel: 6.12 + series in qemu TCG, $((rounds * 100)) flips per row (emulated CPU)"
-printf '%-16s %-6s %-18s %-18s %-18s %-18s %-18s %-7s %-18s %-18s %-7s %-18s %-20s %-20s %-18s %-8s %s\n' \
+printf '%-16s %-6s %-18s %-18s %-18s %-18s %-18s %-7s %-18s %-20s %-18s %-18s %-7s %-18s %-20s %-20s %-18s %-8s %s\n' \
 	"insns x progs" "xlated" "flip, no links" "flip, XDP links" "flip, tcx links" "prepared, tcx" \
-	"updates, tcx" "ratio" "prepared, XDP" "updates, XDP" "ratio" "XDP, threads" "window, XDP (max)" \
+	"updates, tcx" "ratio" "window, tcx (max)" "prepared, XDP" "updates, XDP" "ratio" "XDP, threads" "window, XDP (max)" \
 	"window, 2 XDP (max)" "reload + attach" "reload/flip" "patched kernel flip (qemu)"
 for insns in "${insn_counts[@]}"; do
 	for progs in "${program_counts[@]}"; do
