@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -34,9 +35,8 @@ static const char *kind_name(enum bpfkeys_link_kind kind)
 	return "?";
 }
 
-/* new_on[]: the current states with the settings applied; errors name the key */
-static int new_states(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings,
-		      size_t count, bool *new_on)
+int lbk_new_states(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings, size_t count,
+		   bool *new_on)
 {
 	bool *seen = lbk_calloc(obj, obj->bk.key_count, sizeof(bool));
 	int err = 0;
@@ -62,30 +62,173 @@ static int new_states(struct bpfkeys_object *obj, const struct bpfkeys_setting *
 	return err;
 }
 
-/* Undo the swaps done so far: atomic links back to their old program, new
- * overlap links detached. Returns the number of links left unrestored. */
-static int undo(struct bpfkeys_object *obj, struct bpfkeys_link **swapped, int *old_fd, int *new_fd,
-		size_t swapped_count, struct bpf_link **attached, size_t link_count)
+int lbk_affected_programs(struct bpfkeys_object *obj, const bool *on, bool *affected)
 {
-	int lost = 0;
+	const bool *reaches = lbk_program_keys(obj);
+	int count = 0;
 
-	for (size_t i = swapped_count; i-- > 0;) {
-		LIBBPF_OPTS(bpf_link_update_opts, back, .flags = BPF_F_REPLACE,
-			    .old_prog_fd = new_fd[i]);
+	if (!reaches) /* without memory for the table: from the instances */
+		for (size_t i = 0; i < obj->bk.instance_count; i++) {
+			const struct bk_key_program *in = &obj->bk.instances[i];
+			ssize_t p;
 
-		if (bpf_link_update(swapped[i]->fd, old_fd[i], &back)) {
-			lost++;
-			/* errmsg keeps the first error; this one is only printed */
-			lbk_print(obj, LIBBPFKEYS_WARN,
-				  "libbpfkeys: %s: error: program '%s': link fd %d (%s) could not "
-				  "be restored to the old program: %s\n",
-				  obj->path, obj->programs[swapped[i]->program].name,
-				  swapped[i]->fd, kind_name(swapped[i]->kind), strerror(errno));
+			if (on[in->key] == obj->on[in->key])
+				continue;
+			p = lbk_program_index(obj, obj->bk.functions[in->program].name);
+			if (p >= 0 && lbk_program_loaded(obj, (size_t)p) && !affected[p]) {
+				affected[p] = true;
+				count++;
+			}
 		}
+	for (size_t p = 0; reaches && p < obj->program_count; p++) {
+		if (!lbk_program_loaded(obj, p))
+			continue;
+		for (size_t k = 0; k < obj->bk.key_count && !affected[p]; k++)
+			if (on[k] != obj->on[k] && reaches[p * obj->bk.key_count + k]) {
+				affected[p] = true;
+				count++;
+			}
 	}
-	for (size_t i = 0; i < link_count; i++)
-		bpf_link__destroy(attached[i]);
-	return lost;
+	return count;
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* The steps of a flip (internal.h, struct lbk_flip_step): attach the new
+ * versions of overlap links, move the PROG_ARRAY entries, update the links. */
+static ssize_t plan_steps(struct bpfkeys_object *obj, const int *old_fd, const int *new_fd,
+			  struct lbk_flip_step **out)
+{
+	size_t n = 0, capacity = 0;
+	struct lbk_flip_step *steps;
+	struct bpfkeys_link *l;
+	ssize_t entries;
+
+	for (l = obj->links; l; l = l->next)
+		capacity++;
+	/* room for the links and for prog-array entries, counted by a first pass */
+	entries = lbk_plan_prog_arrays(obj, old_fd, new_fd, NULL, 0);
+	if (entries < 0)
+		return entries;
+	capacity += (size_t)entries;
+	steps = lbk_calloc(obj, capacity, sizeof(*steps));
+	if (!steps)
+		return -ENOMEM;
+	for (l = obj->links; l; l = l->next)
+		if (l->kind == BPFKEYS_LINK_OVERLAP && new_fd[l->program] >= 0)
+			steps[n++] = (struct lbk_flip_step){ .kind = LBK_STEP_ATTACH,
+							     .program = l->program,
+							     .link = l,
+							     .old_fd = old_fd[l->program],
+							     .new_fd = new_fd[l->program] };
+	entries = lbk_plan_prog_arrays(obj, old_fd, new_fd, steps + n, capacity - n);
+	if (entries < 0) {
+		free(steps);
+		return entries;
+	}
+	n += (size_t)entries;
+	for (l = obj->links; l; l = l->next)
+		if (l->kind != BPFKEYS_LINK_OVERLAP && new_fd[l->program] >= 0)
+			steps[n++] = (struct lbk_flip_step){ .kind = LBK_STEP_LINK_UPDATE,
+							     .program = l->program,
+							     .link = l,
+							     .old_fd = old_fd[l->program],
+							     .new_fd = new_fd[l->program] };
+	*out = steps;
+	return (ssize_t)n;
+}
+
+/* one step; the error names the program and what failed */
+static int do_step(struct bpfkeys_object *obj, struct lbk_flip_step *step,
+		   struct bpfkeys_loaded *const *next, struct lbk_journal_args *journal)
+{
+	const char *name = obj->programs[step->program].name;
+
+	switch (step->kind) {
+	case LBK_STEP_ATTACH:
+		step->attached = bpf_program__attach(
+			bpf_object__find_program_by_name(next[step->program]->bpf, name));
+		if (!step->attached)
+			return lbk_error(obj, errno,
+					 "program '%s': cannot attach its new version: %s; no "
+					 "link was changed",
+					 name, strerror(errno));
+		/* pinned: the new attachment is pinned as it is made (journal.c) */
+		if (journal && step->link->pin_path) {
+			int err = lbk_journal_pin_new_link(obj, step->link,
+							   bpf_link__fd(step->attached));
+
+			if (err) {
+				bpf_link__destroy(step->attached);
+				step->attached = NULL;
+				return err;
+			}
+		}
+		return 0;
+	case LBK_STEP_PROG_ARRAY: /* a prog array takes BPF_ANY only */
+		if (bpf_map_update_elem(step->map_fd, &step->index, &step->new_fd, BPF_ANY))
+			return lbk_error(obj, errno,
+					 "program '%s': prog array fd %d [%u]: update failed: %s; "
+					 "no link was changed",
+					 name, step->map_fd, step->index, strerror(errno));
+		return 0;
+	case LBK_STEP_LINK_UPDATE: {
+		/* BPF_F_REPLACE: fails rather than replace a program we did not put there */
+		LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE,
+			    .old_prog_fd = step->old_fd);
+
+		if (bpf_link_update(step->link->fd, step->new_fd, &opts))
+			return lbk_error(obj, errno,
+					 "program '%s': link fd %d (%s): BPF_LINK_UPDATE "
+					 "failed: %s; no link was changed",
+					 name, step->link->fd, kind_name(step->link->kind),
+					 strerror(errno));
+		return 0;
+	}
+	}
+	return -EINVAL;
+}
+
+/* Undo one done step. Returns 0, or -1 if it stays done (said). */
+static int undo_step(struct bpfkeys_object *obj, struct lbk_flip_step *step)
+{
+	const char *name = obj->programs[step->program].name;
+
+	switch (step->kind) {
+	case LBK_STEP_ATTACH:
+		bpf_link__destroy(step->attached);
+		step->attached = NULL;
+		return 0;
+	case LBK_STEP_PROG_ARRAY:
+		if (!bpf_map_update_elem(step->map_fd, &step->index, &step->old_fd, BPF_ANY))
+			return 0;
+		/* errmsg keeps the first error; this one is only printed */
+		lbk_print(obj, LIBBPFKEYS_WARN,
+			  "libbpfkeys: %s: error: program '%s': prog array fd %d [%u] could not be "
+			  "restored to the old program: %s\n",
+			  obj->path, name, step->map_fd, step->index, strerror(errno));
+		return -1;
+	case LBK_STEP_LINK_UPDATE: {
+		LIBBPF_OPTS(bpf_link_update_opts, back, .flags = BPF_F_REPLACE,
+			    .old_prog_fd = step->new_fd);
+
+		if (!bpf_link_update(step->link->fd, step->old_fd, &back))
+			return 0;
+		lbk_print(obj, LIBBPFKEYS_WARN,
+			  "libbpfkeys: %s: error: program '%s': link fd %d (%s) could not "
+			  "be restored to the old program: %s\n",
+			  obj->path, name, step->link->fd, kind_name(step->link->kind),
+			  strerror(errno));
+		return -1;
+	}
+	}
+	return -1;
 }
 
 static int write_states(struct bpfkeys_object *obj, void *new_on)
@@ -93,103 +236,56 @@ static int write_states(struct bpfkeys_object *obj, void *new_on)
 	return lbk_pin_write_states(obj, new_on);
 }
 
-/* journal: a pinned object's flip (journal.c): new overlap links are pinned
- * as they are attached, and the new states go to meta before the flip is
- * done, so that their failure is undone like a link's */
-static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
-		      const bool *affected, struct lbk_journal_args *journal)
+/* Walk the steps; on a failure undo what was done, in reverse (-EIO if some
+ * step could not be undone). *window_us: first to last update. journal: a
+ * pinned object's flip (journal.c): the new states go to meta after the last
+ * step, before the flip is done, so that a failure there is undone like a
+ * link's. */
+static int run_steps(struct bpfkeys_object *obj, struct lbk_flip_step *steps, size_t count,
+		     struct bpfkeys_loaded *const *next, struct lbk_journal_args *journal,
+		     double *window_us)
 {
-	size_t n = 0, swapped_count = 0;
-	struct bpfkeys_link *l;
-	struct bpfkeys_link **swapped;
-	struct bpf_link **attached;
-	int *old_fd, *new_fd, err = 0;
+	double first = 0, last = 0;
+	size_t done;
+	int err = 0, lost = 0;
 
-	for (l = obj->links; l; l = l->next)
-		n++;
-	swapped = lbk_calloc(obj, n, sizeof(*swapped));
-	attached = lbk_calloc(obj, n, sizeof(*attached));
-	old_fd = lbk_calloc(obj, n, sizeof(int));
-	new_fd = lbk_calloc(obj, n, sizeof(int));
-	if (!swapped || !attached || !old_fd || !new_fd) {
-		err = -ENOMEM; /* nothing changed yet */
-		goto out;
+	for (done = 0; done < count && !err; done++) {
+		if (steps[done].kind != LBK_STEP_ATTACH && !first)
+			first = now_us();
+		err = do_step(obj, &steps[done], next, journal);
+		if (steps[done].kind != LBK_STEP_ATTACH)
+			last = now_us();
 	}
-
-	/* attach-then-detach links first: undoing them is only a detach */
-	n = 0;
-	for (l = obj->links; l; l = l->next, n++) {
-		const char *name = obj->programs[l->program].name;
-
-		if (l->kind != BPFKEYS_LINK_OVERLAP || !affected[l->program])
-			continue;
-		attached[n] =
-			bpf_program__attach(bpf_object__find_program_by_name(variant->bpf, name));
-		if (!attached[n]) {
-			err = lbk_error(obj, errno,
-					"program '%s': cannot attach its new version: %s; no "
-					"link was changed",
-					name, strerror(errno));
-			goto fail;
-		}
-		if (journal && l->pin_path) {
-			err = lbk_journal_pin_new_link(obj, l, bpf_link__fd(attached[n]));
-			if (err) {
-				n++; /* attached[n] too is undone */
-				goto fail;
-			}
-		}
-	}
-	for (l = obj->links; l; l = l->next) {
-		const char *name = obj->programs[l->program].name;
-		int from, to;
-
-		if (l->kind == BPFKEYS_LINK_OVERLAP || !affected[l->program])
-			continue;
-		from = bpfkeys_program_fd(obj, name);
-		to = bpf_program__fd(bpf_object__find_program_by_name(variant->bpf, name));
-		/* BPF_F_REPLACE: fails rather than replace a program we did not put there */
-		LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE,
-			    .old_prog_fd = from);
-		if (bpf_link_update(l->fd, to, &opts)) {
-			err = lbk_error(obj, errno,
-					"program '%s': link fd %d (%s): BPF_LINK_UPDATE "
-					"failed: %s; no link was changed",
-					name, l->fd, kind_name(l->kind), strerror(errno));
-			goto fail;
-		}
-		swapped[swapped_count] = l;
-		old_fd[swapped_count] = from;
-		new_fd[swapped_count++] = to;
-	}
-	if (journal) {
+	*window_us = last - first;
+	if (err)
+		done--; /* the failed step undid itself */
+	if (!err && journal) {
 		journal->states_written = true;
 		err = lbk_core(obj, write_states, (void *)journal->new_on);
-		if (err)
-			goto fail;
 	}
-	n = 0;
-	for (l = obj->links; l; l = l->next, n++) {
-		if (!attached[n])
+	if (!err)
+		return 0;
+	while (done-- > 0)
+		lost -= undo_step(obj, &steps[done]);
+	return lost ? -EIO : err;
+}
+
+/* after the steps: the old attachments of overlap links go */
+static void commit_attachments(struct lbk_flip_step *steps, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		struct bpfkeys_link *l = steps[i].link;
+
+		if (steps[i].kind != LBK_STEP_ATTACH)
 			continue;
 		/* a pinned one stays attached until its pin moves (lbk_journal_commit) */
 		if (l->bpf_link)
 			bpf_link__destroy(l->bpf_link);
 		else
 			close(l->fd);
-		l->bpf_link = attached[n];
-		l->fd = bpf_link__fd(attached[n]);
+		l->bpf_link = steps[i].attached;
+		l->fd = bpf_link__fd(steps[i].attached);
 	}
-	goto out;
-fail:
-	if (undo(obj, swapped, old_fd, new_fd, swapped_count, attached, n))
-		err = -EIO;
-out:
-	free(swapped);
-	free(attached);
-	free(old_fd);
-	free(new_fd);
-	return err;
 }
 
 /* a flip that replaces no program: only meta changes */
@@ -204,46 +300,90 @@ static int record_states(struct bpfkeys_object *obj, void *new_on)
 	return err;
 }
 
+/* The next version of every affected program: a prepared one (prepare.c)
+ * where there is one for the new states, else from one variant loaded now for
+ * the others. */
+static int next_versions(struct bpfkeys_object *obj, const bool *new_on, const bool *affected,
+			 struct bpfkeys_prepared **prepared, struct bpfkeys_loaded **next,
+			 struct bpfkeys_loaded **fresh)
+{
+	bool *missing = lbk_calloc(obj, obj->program_count, sizeof(bool));
+	bool any = false;
+	int err = 0;
+
+	if (!missing)
+		return -ENOMEM;
+	for (size_t p = 0; p < obj->program_count; p++) {
+		if (!affected[p])
+			continue;
+		prepared[p] = lbk_prepared_find(obj, p, new_on);
+		if (prepared[p])
+			next[p] = prepared[p]->loaded;
+		else
+			missing[p] = any = true;
+	}
+	if (any) {
+		err = lbk_open_variant(obj, new_on, fresh);
+		if (!err)
+			err = lbk_load_variant(obj, *fresh, missing);
+		for (size_t p = 0; p < obj->program_count && !err; p++)
+			if (missing[p])
+				next[p] = *fresh;
+	}
+	free(missing);
+	return err;
+}
+
 int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings, size_t count)
 {
 	bool *new_on = lbk_calloc(obj, obj->bk.key_count, sizeof(bool));
 	bool *affected = lbk_calloc(obj, obj->program_count, sizeof(bool));
+	struct bpfkeys_prepared **prepared = lbk_calloc(obj, obj->program_count, sizeof(*prepared));
+	struct bpfkeys_loaded **next = lbk_calloc(obj, obj->program_count, sizeof(*next));
+	int *old_fd = lbk_calloc(obj, obj->program_count, sizeof(int));
+	int *new_fd = lbk_calloc(obj, obj->program_count, sizeof(int));
 	struct bpfkeys_loaded *variant = NULL;
+	struct lbk_flip_step *steps = NULL;
 	struct lbk_journal_args journal = { 0 };
 	bool journaled = false;
+	ssize_t step_count = 0;
+	size_t ready = 0;
+	double window_us = 0;
 	int err, replaced = 0;
 
-	if (!new_on || !affected) {
+	if (!new_on || !affected || !prepared || !next || !old_fd || !new_fd) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = new_states(obj, settings, count, new_on);
+	err = lbk_new_states(obj, settings, count, new_on);
 	if (err || !obj->loaded)
 		goto commit_states;
-	for (size_t i = 0; i < obj->bk.instance_count; i++) {
-		const struct bk_key_program *in = &obj->bk.instances[i];
-		ssize_t p;
-
-		if (new_on[in->key] == obj->on[in->key])
-			continue;
-		p = lbk_program_index(obj, obj->bk.functions[in->program].name);
-		if (p >= 0 && lbk_program_loaded(obj, (size_t)p) && !affected[p]) {
-			affected[p] = true;
-			replaced++;
-		}
-	}
+	replaced = lbk_affected_programs(obj, new_on, affected);
 	if (!replaced)
 		goto commit_states;
-	err = lbk_open_variant(obj, new_on, &variant);
-	if (!err)
-		err = lbk_load_variant(obj, variant, affected);
-	journal = (struct lbk_journal_args){ variant, affected, new_on, false, -1 };
+	err = next_versions(obj, new_on, affected, prepared, next, &variant);
+	for (size_t p = 0; p < obj->program_count && !err; p++) {
+		const char *name = obj->programs[p].name;
+
+		old_fd[p] = new_fd[p] = -1;
+		if (!affected[p])
+			continue;
+		ready += prepared[p] != NULL;
+		old_fd[p] = bpfkeys_program_fd(obj, name);
+		new_fd[p] = bpf_program__fd(bpf_object__find_program_by_name(next[p]->bpf, name));
+	}
+	if (!err) {
+		step_count = plan_steps(obj, old_fd, new_fd, &steps);
+		err = step_count < 0 ? (int)step_count : 0;
+	}
+	journal = (struct lbk_journal_args){ new_fd, affected, new_on, false, -1 };
 	if (!err && obj->pin_dir) {
 		err = lbk_journal_begin(obj, &journal);
 		journaled = !err;
 	}
 	if (!err)
-		err = swap_links(obj, variant, affected, journaled ? &journal : NULL);
+		err = run_steps(obj, steps, (size_t)step_count, next, journaled ? &journal : NULL,
+				&window_us);
 	if (err) {
 		if (journaled)
 			lbk_journal_abort(obj, &journal);
@@ -253,16 +393,32 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 		}
 		goto out;
 	}
-	for (size_t p = 0; p < obj->program_count; p++)
-		if (affected[p]) {
+	commit_attachments(steps, (size_t)step_count);
+	if (ready < (size_t)replaced)
+		lbk_put_retired(obj); /* this flip loaded: it is not the fast one */
+	for (size_t p = 0; p < obj->program_count; p++) {
+		struct bpfkeys_loaded *old;
+
+		if (!affected[p])
+			continue;
+		if (prepared[p])
+			lbk_prepared_take(obj, prepared[p]); /* its reference moves here */
+		else
 			variant->refs++;
-			lbk_loaded_put(obj->programs[p].loaded);
-			obj->programs[p].loaded = variant;
-			if (obj->programs[p].pinned_fd >= 0) {
-				close(obj->programs[p].pinned_fd);
-				obj->programs[p].pinned_fd = -1;
-			}
+		old = obj->programs[p].loaded;
+		obj->programs[p].loaded = next[p];
+		/* prepare_flips: the old version is the prepared flip back */
+		if (obj->prepare_flips && old)
+			lbk_prepared_keep(obj, p, obj->on, old, true);
+		else if (ready == (size_t)replaced)
+			lbk_retire(obj, old); /* a prepared flip: closed later */
+		else
+			lbk_loaded_put(old);
+		if (obj->programs[p].pinned_fd >= 0) {
+			close(obj->programs[p].pinned_fd);
+			obj->programs[p].pinned_fd = -1;
 		}
+	}
 	if (journaled)
 		lbk_journal_commit(obj, &journal);
 commit_states:
@@ -271,11 +427,20 @@ commit_states:
 	if (!err)
 		memcpy(obj->on, new_on, obj->bk.key_count * sizeof(bool));
 	if (!err && obj->loaded)
-		lbk_print(obj, LIBBPFKEYS_DEBUG, "libbpfkeys: %s: flip: %d program(s) replaced\n",
-			  obj->path, replaced);
+		lbk_print(obj, LIBBPFKEYS_DEBUG,
+			  "libbpfkeys: %s: flip: %d program(s) replaced (%zu prepared), %zd "
+			  "update(s) in %.1f us\n",
+			  obj->path, replaced, ready, step_count, window_us);
+	if (!err && obj->loaded && replaced)
+		lbk_prepared_after_flip(obj);
 out:
+	free(steps);
 	free(new_on);
 	free(affected);
+	free(prepared);
+	free(next);
+	free(old_fd);
+	free(new_fd);
 	return err ? err : replaced;
 }
 

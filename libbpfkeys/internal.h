@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "bpfkeys.h"
 #include "bpfkeys/libbpfkeys.h"
@@ -79,6 +81,15 @@ struct bpfkeys_object {
 	int lock_fd; /* the pin directory, flock()ed while obj is open, or -1 */
 	unsigned int next_link_pin;
 	struct lbk_settings *settings; /* settings.c: before-load settings, or NULL */
+	struct bpfkeys_prepared *prepared; /* versions loaded ahead of flips */
+	bool prepare_flips; /* open option: prepare each key's flip after load and flips */
+	/* worked out at the first flip, the same for the object's life: */
+	bool *program_keys; /* [program * bk.key_count + key]: program reaches key */
+	uint32_t *prog_array_entries; /* [map_count]: max_entries of a PROG_ARRAY, else 0 */
+	/* versions a prepared flip replaced, put later (prepare.c): closing
+	 * libbpf's object costs more than the flip's link updates */
+	struct bpfkeys_loaded **retired;
+	size_t retired_count;
 };
 
 /* object.c */
@@ -126,6 +137,80 @@ void lbk_loaded_put(struct bpfkeys_loaded *loaded);
 /* the program has a current version: loaded here or opened from its pin */
 bool lbk_program_loaded(const struct bpfkeys_object *obj, size_t program);
 
+/* flip.c */
+/* new_on[]: the current states with the settings applied; errors name the key */
+int lbk_new_states(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings, size_t count,
+		   bool *new_on);
+/* the programs (loaded ones) whose code differs between the current states
+ * and on[]; returns their number */
+int lbk_affected_programs(struct bpfkeys_object *obj, const bool *on, bool *affected);
+
+/*
+ * One step of a flip, in the order a flip walks them (flip.c): new
+ * attachments of overlap links, then PROG_ARRAY entries that point at a
+ * replaced program, then BPF_LINK_UPDATE of every updatable link. Each is
+ * undone, in reverse, if a later one fails.
+ */
+enum lbk_step_kind {
+	LBK_STEP_ATTACH, /* overlap link: the new version attached (old detached at commit) */
+	LBK_STEP_PROG_ARRAY, /* map_fd[index]: old_fd -> new_fd */
+	LBK_STEP_LINK_UPDATE, /* link: old_fd -> new_fd, BPF_F_REPLACE */
+};
+
+struct lbk_flip_step {
+	enum lbk_step_kind kind;
+	size_t program; /* index in obj->programs */
+	struct bpfkeys_link *link; /* ATTACH, LINK_UPDATE */
+	int map_fd; /* PROG_ARRAY */
+	uint32_t index; /* PROG_ARRAY */
+	int old_fd, new_fd; /* the program's current and next version */
+	struct bpf_link *attached; /* ATTACH: the new attachment */
+};
+
+/* prog_array.c */
+/* In a lowered image to be loaded against maps that exist already: drop the
+ * relocations of .maps (`.values = { &prog }` of PROG_ARRAYs and map-in-map
+ * maps), so that libbpf does not write the variant's programs into the live
+ * maps at load; a flip moves those entries itself (lbk_plan_prog_arrays). */
+int lbk_drop_map_initialisers(struct bpfkeys_object *obj, void *image, size_t size);
+/* Append a PROG_ARRAY step for every entry of the object's prog arrays that
+ * holds the current version of a replaced program (old_fd[p] >= 0 for those,
+ * new_fd[p] their next version). Returns the number of steps added, or a
+ * negative errno. */
+ssize_t lbk_plan_prog_arrays(struct bpfkeys_object *obj, const int *old_fd, const int *new_fd,
+			     struct lbk_flip_step *steps, size_t capacity);
+
+/* prepare.c: program versions loaded ahead of a flip (bpfkeys_prepare,
+ * prepare_flips) */
+struct bpfkeys_prepared {
+	size_t program;
+	bool *on; /* [bk.key_count]: the states it was lowered for */
+	struct bpfkeys_loaded *loaded; /* holds one reference */
+	bool automatic; /* prepare_flips' (not bpfkeys_prepare()'s) */
+	struct bpfkeys_prepared *next;
+};
+/* program_keys, made if need be; NULL without memory */
+const bool *lbk_program_keys(struct bpfkeys_object *obj);
+/* a prepared version of the program that runs as it would for the states on[] */
+struct bpfkeys_prepared *lbk_prepared_find(struct bpfkeys_object *obj, size_t program,
+					   const bool *on);
+/* unlink the entry; its reference on loaded passes to the caller */
+void lbk_prepared_take(struct bpfkeys_object *obj, struct bpfkeys_prepared *entry);
+/* keep a version (its reference passes to the pool); ENOMEM: put */
+void lbk_prepared_keep(struct bpfkeys_object *obj, size_t program, const bool *on,
+		       struct bpfkeys_loaded *loaded, bool automatic);
+/* after a flip: drop what is now the same as what runs (and, for
+ * prepare_flips, what is more than one key away from it), then prepare each
+ * key's flip again if prepare_flips */
+void lbk_prepared_after_flip(struct bpfkeys_object *obj);
+/* after load: prepare each key's flip if prepare_flips */
+void lbk_prepared_after_load(struct bpfkeys_object *obj);
+void lbk_prepared_free_all(struct bpfkeys_object *obj);
+/* a reference to put later (at the next bpfkeys_prepare(), unprepared flip or
+ * close); without memory, now */
+void lbk_retire(struct bpfkeys_object *obj, struct bpfkeys_loaded *loaded);
+void lbk_put_retired(struct bpfkeys_object *obj);
+
 /* attach.c */
 struct bpfkeys_link *lbk_add_link(struct bpfkeys_object *obj, size_t program,
 				  enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd);
@@ -154,7 +239,7 @@ int lbk_pin_check_links(struct bpfkeys_object *obj, const char *dir);
 /* journal.c: a flip of a pinned object as a transaction (the steps are in
  * journal.c and docs/abi.md section 7.1) */
 struct lbk_journal_args {
-	struct bpfkeys_loaded *variant;
+	const int *new_fd; /* [program_count]: each affected program's next version */
 	const bool *affected; /* [program_count] */
 	const bool *new_on; /* [bk.key_count] */
 	bool states_written; /* meta may hold new_on */

@@ -138,7 +138,7 @@ static int begin(struct bpfkeys_object *obj, struct lbk_journal_args *args)
 
 		if (!args->affected[p])
 			continue;
-		fd = bpf_program__fd(bpf_object__find_program_by_name(args->variant->bpf, name));
+		fd = args->new_fd[p];
 		path = pin_path(obj->pin_dir, "progs", name, true);
 		unlink(path);
 		if (bpf_obj_pin(fd, path))
@@ -166,8 +166,7 @@ static int begin(struct bpfkeys_object *obj, struct lbk_journal_args *args)
 			continue;
 		snprintf(record.name, sizeof(record.name), "%s", name);
 		record.old_id = prog_id_of(bpfkeys_program_fd(obj, name));
-		record.new_id = prog_id_of(bpf_program__fd(
-			bpf_object__find_program_by_name(args->variant->bpf, name)));
+		record.new_id = prog_id_of(args->new_fd[p]);
 		if (bpf_map_update_elem(journal, &slot, &record, BPF_ANY))
 			err = fill_error(obj);
 		slot++;

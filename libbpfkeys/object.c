@@ -220,6 +220,7 @@ struct bpfkeys_object *lbk_new_object(const char *path, const struct bpfkeys_ope
 	obj->lock_fd = -1;
 	obj->print = OPT(opts, print, NULL);
 	obj->print_ctx = OPT(opts, print_ctx, NULL);
+	obj->prepare_flips = OPT(opts, prepare_flips, false);
 	obj->path = strdup(path);
 	if (!obj->path) {
 		free(obj);
@@ -516,6 +517,12 @@ int lbk_open_variant(struct bpfkeys_object *obj, const bool *on, struct bpfkeys_
 				strerror(errno));
 		goto fail;
 	}
+	/* a variant for a flip: libbpf must not write into the live maps */
+	if (obj->loaded) {
+		err = lbk_drop_map_initialisers(obj, variant->image, (size_t)size);
+		if (err)
+			goto fail;
+	}
 	variant->bpf = bpf_object__open_mem(variant->image, (size_t)size, &open_opts);
 	if (!variant->bpf) {
 		err = lbk_error(obj, errno, "libbpf cannot open the lowered object: %s",
@@ -697,6 +704,7 @@ int bpfkeys_load(struct bpfkeys_object *obj)
 		lbk_print(obj, LIBBPFKEYS_INFO,
 			  "libbpfkeys: %s: loaded %zu program(s), %zu map(s)\n", obj->path,
 			  programs, obj->map_count);
+		lbk_prepared_after_load(obj);
 	}
 out:
 	free(load);
@@ -766,6 +774,7 @@ void bpfkeys_close(struct bpfkeys_object *obj)
 	/* our references only: what is pinned stays */
 	while (obj->links)
 		lbk_link_release(obj->links);
+	lbk_prepared_free_all(obj);
 	for (size_t p = 0; p < obj->program_count; p++) {
 		lbk_loaded_put(obj->programs[p].loaded);
 		if (obj->programs[p].pinned_fd >= 0)

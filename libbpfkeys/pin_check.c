@@ -2,10 +2,10 @@
 /*
  * libbpfkeys, what an opener of a pin directory checks before it trusts it
  * (bpfkeys_open_pinned): meta and object are our maps and agree with each
- * other, every pinned map is the object's map of that name (type, sizes,
- * max_entries), and every link runs the program pinned in progs/; a
- * missing progs/ pin is pinned again from the links that run it. Each
- * error names the pin.
+ * other, every pinned map is the object's map of that name (type, key and
+ * value sizes; not max_entries, which a setting may change), and every link
+ * runs the program pinned in progs/; a missing progs/ pin is pinned again
+ * from the links that run it. Each error names the pin.
  *
  * Allocations are bk_x*(): this runs under lbk_core() (pin.c).
  */
@@ -115,10 +115,11 @@ int lbk_pin_check_maps(struct bpfkeys_object *obj, const char *dir)
 					bpf_map__name(map));
 		else
 			err = map_info(obj, m->fd, pin, &info);
+		/* not max_entries: bpfkeys_set_max_entries() may have sized the map
+		 * at load, and the pins do not record the settings */
 		if (!err &&
 		    (info.type != bpf_map__type(map) || info.key_size != bpf_map__key_size(map) ||
-		     info.value_size != bpf_map__value_size(map) ||
-		     (bpf_map__max_entries(map) && info.max_entries != bpf_map__max_entries(map))))
+		     info.value_size != bpf_map__value_size(map)))
 			err = lbk_error(obj, EINVAL,
 					"%s: not the object's map '%s': type %u, key %u, value %u, "
 					"max_entries %u pinned; type %u, key %u, value %u, "

@@ -31,7 +31,7 @@ cmake --build "$out/release" -j2 --target libbpfkeys >/dev/null
 cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$repo/libbpfkeys/include" \
 	-I"$out/release/libbpfkeys/include" \
 	-o "$out/flip_latency" "$repo/bench/stock-flip/flip_latency.c" \
-	"$out/release/libbpfkeys/libbpfkeys.a" -lbpf -lelf -lz
+	"$out/release/libbpfkeys/libbpfkeys.a" -lbpf -lelf -lz -lpthread
 
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 cflags=(--target=bpf -O2 -g -mcpu=v4 -I/usr/include/$multiarch -I"$repo/runtime-headers")
@@ -99,13 +99,15 @@ patched_cell() {	# INSNS PROGS: "median us (min us)" of the guest's row
 
 echo "bench/stock-flip: $(uname -r), $(nproc) CPUs, $rounds rounds (median, min), host shared with other work;" \
 	"patched kernel: 6.12 + series in qemu TCG, $((rounds * 100)) flips per row (emulated CPU)"
-printf '%-18s %-11s %-20s %-20s %-20s %-20s %-14s %s\n' "insns x programs" "xlated/prog" "flip, no links" \
-	"flip, XDP links" "flip, tcx links" "reload + attach" "reload / flip" "patched kernel flip (qemu)"
+printf '%-16s %-6s %-18s %-18s %-18s %-18s %-18s %-7s %-18s %-20s %-18s %-18s %-7s %-18s %-20s %-20s %-18s %-8s %s\n' \
+	"insns x progs" "xlated" "flip, no links" "flip, XDP links" "flip, tcx links" "prepared, tcx" \
+	"updates, tcx" "ratio" "window, tcx (max)" "prepared, XDP" "updates, XDP" "ratio" "XDP, threads" "window, XDP (max)" \
+	"window, 2 XDP (max)" "reload + attach" "reload/flip" "patched kernel flip (qemu)"
 for insns in "${insn_counts[@]}"; do
 	for progs in "${program_counts[@]}"; do
 		row=$("$out/flip_latency" "$out/linked_xdp_${insns}_${progs}.o" "$out/linked_tc_${insns}_${progs}.o" \
 			"$rounds" "$insns x $progs")
-		printf '%-129s %s\n' "$row" "$(patched_cell "$insns" "$progs")"
+		printf '%s %s\n' "$row" "$(patched_cell "$insns" "$progs")"
 	done
 done
 

@@ -25,7 +25,7 @@
 // RUN: nm --defined-only -g %build/libbpfkeys/libbpfkeys.a | awk 'NF == 3 { print $3 }' | sort > %t/static-globals
 // RUN: diff %t/declared %t/static-globals
 // RUN: wc -l < %t/exported | FileCheck --check-prefix=COUNT %s
-// COUNT: 41
+// COUNT: 42
 //
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o

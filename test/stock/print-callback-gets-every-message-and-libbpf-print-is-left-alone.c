@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	printf("libbpf print after the opens: %s\n",
 	       libbpf_set_print(NULL) == libbpf_print_of_the_program ? "the program's" : "CHANGED");
 
-	// CHECK-NEXT: x level 0: libbpfkeys: {{.*}}linked.o: error: struct bpfkeys_open_opts: sz 48, with fields set past the 40 bytes this library knows
+	// CHECK-NEXT: x level 0: libbpfkeys: {{.*}}linked.o: error: struct bpfkeys_open_opts: sz 56, with fields set past the 48 bytes this library knows
 	// CHECK-NEXT: opts with an unknown field set: Invalid argument
 	obj = bpfkeys_open_file(argv[1], &newer.known);
 	printf("opts with an unknown field set: %s\n", obj ? "opened" : strerror(errno));

@@ -97,6 +97,12 @@ struct bpfkeys_open_opts {
 	 * says why here); NULL: LIBBPFKEYS_WARN messages to stderr */
 	libbpfkeys_print_fn_t print;
 	void *print_ctx; /* print's last argument */
+	/* after bpfkeys_load() and after each flip, prepare the flip of each key
+	 * on its own (bpfkeys_prepare() for {key, !state}), and keep the versions
+	 * a flip replaces as the prepared flip back: a flip of one key is then
+	 * only link and prog-array updates. Costs: the load, and each flip, also
+	 * verify what the other keys' flips need; see bpfkeys_prepare() */
+	bool prepare_flips;
 	size_t : 0;
 };
 
@@ -186,6 +192,30 @@ struct bpfkeys_setting {
  */
 int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings, size_t count);
 int bpfkeys_set(struct bpfkeys_object *obj, const char *key, bool on);
+
+/*
+ * Prepare a flip: lower and load (verify) now the programs that a flip with
+ * these settings would replace, so that bpfkeys_flip() with them is only
+ * link updates (and prog-array updates). Returns the number of programs that
+ * flip replaces, or a negative errno (the variant does not load: nothing is
+ * kept, nothing else changes). After load only.
+ *
+ * A prepared version is used by any later flip whose new states agree with
+ * it on every key its program reaches; a flip of another key in between
+ * invalidates the versions of exactly the programs that reach that key (they
+ * are lowered again at the flip). Each call replaces what the previous call
+ * prepared (count 0: drops it); a flip uses prepared versions up, and drops
+ * those that became the same as what runs; bpfkeys_close() drops the rest.
+ *
+ * Cost, until used or dropped: each prepared program is loaded in the kernel
+ * (one more program, of the size of its current version), and each variant
+ * loaded for it keeps libbpf's object: the lowered image in memory (about the
+ * object's size), one fd per program it loaded and one per map of the object
+ * (libbpf's dups of the shared maps). prepare_flips keeps one such variant per
+ * key (and the previous version of what the last flip replaced).
+ */
+int bpfkeys_prepare(struct bpfkeys_object *obj, const struct bpfkeys_setting *settings,
+		    size_t count);
 
 /* The object the current states lower to (`bpfkeys lower --set KEY=STATE`
  * for every key gives the same bytes), written to fd. */
