@@ -10,7 +10,8 @@
  *   3. DIR/journal is pinned: per program its old and new id, per key its
  *      old and new state, a direction (forward);
  *   4. new attach-then-detach links are attached and pinned at
- *      links/PROG:N:new, then every updatable link is updated;
+ *      links/PROG:N:new, the PROG_ARRAY entries that hold an old program
+ *      are moved to its new one, then every updatable link is updated;
  *   5. the new states are written to meta;
  *   6. progs/NAME:new and links/...:new are renamed over the old pins (the
  *      old programs and old non-updatable links go with their last pin);
@@ -24,7 +25,8 @@
  * and are removed; with one, the flip is completed (forward: every link still
  * on the old program is updated, meta written, the :new pins renamed) or,
  * if the journal says back, a new non-updatable link never got its pin or
- * meta cannot be written, rolled back. Each step checks before it acts, so a recovery killed in turn
+ * meta cannot be written, rolled back; entries of the pinned PROG_ARRAYs
+ * move with the links. Each step checks before it acts, so a recovery killed in turn
  * is recovered by the next opener.
  *
  * Allocations are bk_x*(): every entry runs under lbk_core().
@@ -439,6 +441,69 @@ static int walk_links(struct bpfkeys_object *holder, const char *dir, const stru
 	return err;
 }
 
+/* the entries of the pinned PROG_ARRAYs that hold a journal program's old
+ * version moved to its new one (forward), or back: the flip moves them as
+ * steps before its link updates, so a kill may leave some moved */
+static int walk_prog_arrays(struct bpfkeys_object *holder, const char *dir, const struct journal *j,
+			    bool forward)
+{
+	char *maps = pin_path(dir, "maps", NULL, false);
+	DIR *d = opendir(maps);
+	struct dirent *e;
+	int err = 0;
+
+	if (!d)
+		err = lbk_error(holder, errno, "%s: %s", maps, strerror(errno));
+	while (!err && (e = readdir(d))) {
+		struct bpf_map_info info;
+		uint32_t len = sizeof(info);
+		char *pin;
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		pin = pin_path(maps, e->d_name, NULL, false);
+		fd = bpf_obj_get(pin);
+		memset(&info, 0, sizeof(info));
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			err = lbk_error(holder, errno, "%s: %s", pin, strerror(errno));
+		for (uint32_t index = 0;
+		     !err && info.type == BPF_MAP_TYPE_PROG_ARRAY && index < info.max_entries;
+		     index++) {
+			uint32_t id; /* a prog array reads back as program ids */
+
+			if (bpf_map_lookup_elem(fd, &index, &id))
+				continue; /* an empty entry */
+			for (uint32_t i = 0; i < j->header.program_count && !err; i++) {
+				uint32_t from =
+					forward ? j->programs[i].old_id : j->programs[i].new_id;
+				uint32_t to =
+					forward ? j->programs[i].new_id : j->programs[i].old_id;
+				int to_fd;
+
+				if (id != from)
+					continue;
+				to_fd = bpf_prog_get_fd_by_id(to);
+				if (to_fd < 0 || bpf_map_update_elem(fd, &index, &to_fd, BPF_ANY))
+					err = lbk_error(holder, errno,
+							"%s [%u]: cannot move the entry to program "
+							"id %u: %s",
+							pin, index, to, strerror(errno));
+				if (to_fd >= 0)
+					close(to_fd);
+				break;
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+		free(pin);
+	}
+	if (d)
+		closedir(d);
+	free(maps);
+	return err;
+}
+
 /* meta's key slots to the journal's new (forward) or old states, each
  * written only if it differs */
 static int recover_states(struct bpfkeys_object *holder, const char *dir, const struct journal *j,
@@ -527,7 +592,9 @@ static int recover(struct bpfkeys_object *holder, const char *dir)
 	 * renames, the old programs are still pinned, so a forward that cannot
 	 * write meta can still go back */
 	if (!err && forward) {
-		err = walk_links(holder, dir, &j, true, false, NULL);
+		err = walk_prog_arrays(holder, dir, &j, true);
+		if (!err)
+			err = walk_links(holder, dir, &j, true, false, NULL);
 		if (!err)
 			err = recover_states(holder, dir, &j, true);
 		if (err) {
@@ -540,7 +607,9 @@ static int recover(struct bpfkeys_object *holder, const char *dir)
 		}
 	}
 	if (!err && !forward) {
-		err = walk_links(holder, dir, &j, false, false, NULL);
+		err = walk_prog_arrays(holder, dir, &j, false);
+		if (!err)
+			err = walk_links(holder, dir, &j, false, false, NULL);
 		if (!err)
 			err = recover_states(holder, dir, &j, false);
 	}
