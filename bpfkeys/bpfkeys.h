@@ -233,6 +233,8 @@ int bk_check_key_references(struct bk_object *obj);
 int bk_refuse_references_on_stock(const struct bk_object *obj);
 /* everything above, in order: the model of a raw object */
 int bk_analyze(struct bk_object *obj);
+/* resolved.c: the same model of a resolved object, its sites read from .bpfkeys */
+int bk_analyze_resolved(struct bk_object *obj);
 
 /* format.c: the .bpfkeys section */
 int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size);

@@ -212,12 +212,19 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(command, "list") == 0) {
 		rc = bk_list(&obj, json) ? 1 : 0;
-	} else if (obj.instances_section && !obj.static_keys_section) {
+	} else if (obj.instances_section && !obj.static_keys_section &&
+		   strcmp(command, "resolve") == 0) {
 		bk_error(&obj,
 			 "already resolved (has %s): %s takes the object before `bpfkeys resolve`",
 			 BPFKEYS_SECTION, command);
 	} else if (strcmp(command, "resolve") == 0) {
 		rc = !bk_analyze(&obj) && !bk_write_resolved(&obj, output, -1) ? 0 : 1;
+	} else if (obj.instances_section && !obj.static_keys_section) {
+		/* one artifact: a resolved object lowers as the raw one it came from */
+		rc = !bk_analyze_resolved(&obj) &&
+				     !bk_lower(&obj, settings, setting_count, output, -1)
+			     ? 0
+			     : 1;
 	} else {
 		rc = !bk_analyze(&obj) && !bk_lower(&obj, settings, setting_count, output, -1) ? 0
 											       : 1;
