@@ -319,6 +319,10 @@ struct bk_setting {
 int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_count,
 	     const char *out_path, int out_fd);
 
+/* skeleton.c (the command line's): `bpfkeys gen skeleton PATH [NAME]` to
+ * stdout; the exit status */
+int bk_gen_skeleton(const char *path, const char *name);
+
 /* list.c */
 int bk_list(struct bk_object *obj, bool json);
 int bk_load_instances(struct bk_object *obj);

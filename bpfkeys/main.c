@@ -14,6 +14,7 @@
 	"Usage: bpfkeys resolve IN.o -o OUT.o\n"                     \
 	"       bpfkeys lower [--set KEY=on|off]... IN.o -o OUT.o\n" \
 	"       bpfkeys list [--json] IN.o\n"                        \
+	"       bpfkeys gen skeleton IN.o [NAME]\n"                  \
 	"       bpfkeys --help | --version\n"
 
 /* Exit status of a command-line error; a rejected object or an I/O error is 1. */
@@ -61,6 +62,12 @@ static void usage(FILE *f)
 		"           key from BPF is refused: stock kernels have no such kfuncs.\n"
 		"  list     print keys, initial states, instances, sites and the programs\n"
 		"           that flip each key, of a raw or resolved object (--json for JSON).\n"
+		"  gen skeleton  print a C header for IN.o (raw or resolved) in the shape of\n"
+		"           bpftool's skeleton, on libbpfkeys: the object embedded, struct\n"
+		"           NAME (progs, maps, links, bss/data/rodata), NAME__open(),\n"
+		"           __load(), __attach(), __destroy() and\n"
+		"           NAME__static_keys__set_KEY(skel, on). NAME: the file name up\n"
+		"           to its first dot.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   output object (written atomically; - for standard\n"
@@ -114,6 +121,18 @@ int main(int argc, char **argv)
 	elfobj_progname = "bpfkeys";
 	bk_bail_exit = bail_exit;
 	libbpf_set_print(silent_libbpf_print);
+	if (argc >= 2 && !strcmp(argv[1], "gen")) {
+		free(settings);
+		if (argc < 3 || strcmp(argv[2], "skeleton")) {
+			short_usage();
+			return usage_error("gen: expected 'skeleton'");
+		}
+		if (argc < 4 || argc > 5) {
+			short_usage();
+			return usage_error("gen skeleton: expected IN.o [NAME]");
+		}
+		return bk_gen_skeleton(argv[3], argc == 5 ? argv[4] : NULL);
+	}
 
 	opterr = 0; /* its errors are reported in the tools' form */
 	while ((opt = getopt_long(argc, argv, "+:o:hV", options, NULL)) != -1 || optind < argc) {

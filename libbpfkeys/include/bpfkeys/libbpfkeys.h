@@ -196,6 +196,15 @@ int bpfkeys_link_destroy(struct bpfkeys_link *link);
 int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir);
 struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys_open_opts *opts);
 
+/*
+ * Whether the running kernel has the static keys series (it creates a
+ * static key: BPF_MAP_TYPE_INSN_ARRAY with BPF_F_STATIC_KEY), where a flip is
+ * one BPF_STATIC_KEY_UPDATE; false on a stock kernel (or without the
+ * privilege to create maps). The skeleton of `bpfkeys gen skeleton` records
+ * it at load.
+ */
+bool bpfkeys_kernel_has_static_keys(void);
+
 /* the message of the last error of this object ("" if none) */
 const char *bpfkeys_errmsg(const struct bpfkeys_object *obj);
 /* the verifier's log of the last failed load (keep_verifier_log), or NULL */
