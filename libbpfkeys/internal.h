@@ -78,6 +78,7 @@ struct bpfkeys_object {
 	char *pin_dir; /* pinned (bpfkeys_pin, bpfkeys_open_pinned): flips update it */
 	int lock_fd; /* the pin directory, flock()ed while obj is open, or -1 */
 	unsigned int next_link_pin;
+	struct lbk_settings *settings; /* settings.c: before-load settings, or NULL */
 };
 
 /* object.c */
@@ -130,6 +131,11 @@ struct bpfkeys_link *lbk_add_link(struct bpfkeys_object *obj, size_t program,
 				  enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd);
 /* close our reference (a pinned link stays attached) and free */
 void lbk_link_release(struct bpfkeys_link *link);
+
+/* settings.c: the settings on a variant before its load (the maps' at the
+ * initial load only; attach targets at every load) */
+int lbk_settings_apply(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant);
+void lbk_settings_free(struct bpfkeys_object *obj);
 
 /* pin.c: after a flip of a pinned object, the pins of the replaced programs
  * and links and the key states follow */

@@ -586,6 +586,11 @@ int lbk_load_variant(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant,
 		logs[p][0] = '\0';
 		bpf_program__set_log_buf(prog, logs[p], BPFKEYS_LOG_SIZE);
 	}
+	/* last before the load: a kernel attach target holds libbpf's vmlinux
+	 * BTF, which only bpf_object__load() frees */
+	err = lbk_settings_apply(obj, variant);
+	if (err)
+		goto out;
 	err = bpf_object__load(variant->bpf);
 	if (!err)
 		goto out;
@@ -759,6 +764,7 @@ void bpfkeys_close(struct bpfkeys_object *obj)
 		close(obj->maps[i].fd);
 		free(obj->maps[i].name);
 	}
+	lbk_settings_free(obj);
 	free(obj->programs);
 	free(obj->maps);
 	free(obj->on);

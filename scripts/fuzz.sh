@@ -1,7 +1,5 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Random, time-boxed fuzzing of both tools' readers and of libbpfkeys' open
 # and lower path (not part of the gate: scripts/test.sh runs the same targets
 # deterministically). Run it before a

@@ -7,8 +7,10 @@
  * Built by CMake against the system's libbpf (bpfkeyctl itself is built on
  * the patched libbpf for the patched kernel).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <getopt.h>
 #include <net/if.h>
 #include <stdarg.h>
@@ -29,31 +31,37 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: bpfkeyctl-stock load [--set KEY=on|off]... [--xdp PROG=IFNAME]...\n"
-		   "                            [--cgroup PROG=DIR]... [--netns PROG=NSFILE]... "
-		   "OBJ PINDIR\n"
-		   "       bpfkeyctl-stock set PINDIR KEY=on|off...\n"
-		   "       bpfkeyctl-stock list [--json] PINDIR\n"
-		   "       bpfkeyctl-stock --help | --version\n"
-		   "\n"
-		   "Static keys on a stock kernel (libbpfkeys): OBJ is the object linked by\n"
-		   "bpfld (with .static_keys). A flip loads, for every program that reaches\n"
-		   "the key, its version for the new state against the same maps and swaps\n"
-		   "its links atomically (BPF_LINK_UPDATE).\n"
-		   "\n"
-		   "  load   load OBJ with each key at its initial state (or --set), attach\n"
-		   "         the programs named by --xdp / --cgroup (a cgroup v2 directory) /\n"
-		   "         --netns (sk_lookup, flow dissector; NSFILE: /proc/PID/ns/net,\n"
-		   "         /run/netns/NAME)\n"
-		   "         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
-		   "         each program's current version\n"
-		   "  set    set each KEY on or off, all in one flip (every program that\n"
-		   "         reaches one of them replaced once, all or nothing); says how\n"
-		   "         many programs were replaced\n"
-		   "  list   keys and their states, programs: ids and loaded sizes;\n"
-		   "         --json: one object per key (state, programs) and per program\n"
-		   "\n"
-		   "Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
+	fprintf(f,
+		"Usage: bpfkeyctl-stock load [--set KEY=on|off]... [--set-global NAME=VALUE]...\n"
+		"                            [--max-entries MAP=N]... [--xdp PROG=IFNAME]...\n"
+		"                            [--cgroup PROG=DIR]... [--netns PROG=NSFILE]... "
+		"OBJ PINDIR\n"
+		"       bpfkeyctl-stock set PINDIR KEY=on|off...\n"
+		"       bpfkeyctl-stock list [--json] PINDIR\n"
+		"       bpfkeyctl-stock --help | --version\n"
+		"\n"
+		"Static keys on a stock kernel (libbpfkeys): OBJ is the object linked by\n"
+		"bpfld (with .static_keys). A flip loads, for every program that reaches\n"
+		"the key, its version for the new state against the same maps and swaps\n"
+		"its links atomically (BPF_LINK_UPDATE).\n"
+		"\n"
+		"  load   load OBJ with each key at its initial state (or --set), attach\n"
+		"         the programs named by --xdp / --cgroup (a cgroup v2 directory) /\n"
+		"         --netns (sk_lookup, flow dissector; NSFILE: /proc/PID/ns/net,\n"
+		"         /run/netns/NAME)\n"
+		"         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
+		"         each program's current version. Before load, --set-global sets\n"
+		"         a global variable (.rodata, .data, .bss): VALUE is a C integer\n"
+		"         for one of 1, 2, 4 or 8 bytes, 0x and two hex digits per byte\n"
+		"         for other sizes, or a string for a char array; --max-entries\n"
+		"         sizes a map; every flip keeps both\n"
+		"  set    set each KEY on or off, all in one flip (every program that\n"
+		"         reaches one of them replaced once, all or nothing); says how\n"
+		"         many programs were replaced\n"
+		"  list   keys and their states, programs: ids and loaded sizes;\n"
+		"         --json: one object per key (state, programs) and per program\n"
+		"\n"
+		"Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
 }
 
 /* bpfkeyctl runs these commands in-process (bpfkeyctl_stock_main) and names itself */
@@ -112,7 +120,113 @@ static char *split_assignment(char *arg)
 	return eq + 1;
 }
 
-enum { OPT_SET = 256, OPT_XDP, OPT_CGROUP, OPT_NETNS };
+enum { OPT_SET = 256, OPT_XDP, OPT_CGROUP, OPT_NETNS, OPT_SET_GLOBAL, OPT_MAX_ENTRIES };
+
+/* a C integer (strtoull's and strtoll's forms, base 0) that fits in size bytes, signed or not */
+static bool parse_integer(const char *s, size_t size, unsigned char *out)
+{
+	unsigned long long max = size == 8 ? ~0ull : (1ull << (size * 8)) - 1;
+	unsigned long long u;
+	char *end;
+
+	errno = 0;
+	if (s[0] == '-') {
+		long long v = strtoll(s, &end, 0);
+		long long min = size == 8 ? (long long)(1ull << 63) : -(1ll << (size * 8 - 1));
+
+		if (errno || *end || end == s || v < min)
+			return false;
+		u = (unsigned long long)v;
+	} else {
+		u = strtoull(s, &end, 0);
+		if (errno || *end || end == s || s[0] == '+' || u > max)
+			return false;
+	}
+	/* the variable's bytes in host order */
+	switch (size) {
+	case 1:
+		*out = (unsigned char)u;
+		break;
+	case 2:
+		memcpy(out, &(uint16_t){ (uint16_t)u }, 2);
+		break;
+	case 4:
+		memcpy(out, &(uint32_t){ (uint32_t)u }, 4);
+		break;
+	default:
+		memcpy(out, &(uint64_t){ u }, 8);
+	}
+	return true;
+}
+
+/* 0x and two hex digits per byte, exactly size bytes, in memory order */
+static bool parse_hex_bytes(const char *s, size_t size, unsigned char *out)
+{
+	if (strncmp(s, "0x", 2) || strlen(s + 2) != 2 * size)
+		return false;
+	for (size_t i = 0; i < size; i++) {
+		char byte[3] = { s[2 + 2 * i], s[3 + 2 * i], 0 };
+		char *end;
+
+		if (!isxdigit((unsigned char)byte[0]) || !isxdigit((unsigned char)byte[1]))
+			return false;
+		out[i] = (unsigned char)strtoul(byte, &end, 16);
+	}
+	return true;
+}
+
+/*
+ * --set-global NAME=VALUE, the variable's size from the object's BTF: a C
+ * integer for 1, 2, 4 or 8 bytes; else 0x and hex bytes of the exact size;
+ * else a string that fits with its NUL (char arrays), zero-padded.
+ */
+static int set_global(struct bpfkeys_object *obj, const char *name, const char *value)
+{
+	size_t size;
+	unsigned char *bytes;
+	bool integer_size, parsed;
+	int rc = 0;
+
+	if (!bpfkeys_global(obj, name, &size))
+		return 1; /* said by the library: no such variable */
+	bytes = calloc(size ? size : 1, 1);
+	if (!bytes)
+		return fail("out of memory");
+	integer_size = size == 1 || size == 2 || size == 4 || size == 8;
+	parsed = integer_size ? parse_integer(value, size, bytes)
+			      : parse_hex_bytes(value, size, bytes);
+	if (!parsed && strlen(value) < size) {
+		memset(bytes, 0, size); /* a string, zero-padded */
+		memcpy(bytes, value, strlen(value));
+		parsed = true;
+	}
+	if (!parsed)
+		rc = usage_error(
+			"--set-global %s=%s: '%s' has %zu bytes: expected %s, or a string of "
+			"at most %zu characters",
+			name, value, name, size,
+			integer_size ? "a C integer that fits in them"
+				     : "0x and two hex digits per byte",
+			size ? size - 1 : 0);
+	if (!rc && bpfkeys_set_global(obj, name, bytes, size))
+		rc = 1;
+	free(bytes);
+	return rc;
+}
+
+/* --max-entries MAP=N: N a C integer from 1 to 2^32 - 1 */
+static bool parse_max_entries(const char *s, __u32 *n)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || end == s || !isdigit((unsigned char)s[0]) || !v || v > UINT32_MAX)
+		return false;
+	*n = (__u32)v;
+	return true;
+}
 
 static int cmd_load(int argc, char **argv)
 {
@@ -121,17 +235,22 @@ static int cmd_load(int argc, char **argv)
 		{ "xdp", required_argument, NULL, OPT_XDP },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "netns", required_argument, NULL, OPT_NETNS },
+		{ "set-global", required_argument, NULL, OPT_SET_GLOBAL },
+		{ "max-entries", required_argument, NULL, OPT_MAX_ENTRIES },
 		{ 0 },
 	};
 	struct bpfkeys_setting *settings = calloc((size_t)argc + 1, sizeof(*settings));
 	char **xdp = calloc((size_t)argc + 1, sizeof(char *)),
 	     **cgroup = calloc((size_t)argc + 1, sizeof(char *));
 	char **netns = calloc((size_t)argc + 1, sizeof(char *));
-	size_t nset = 0, nxdp = 0, ncgroup = 0, nnetns = 0;
+	char **globals = calloc((size_t)argc + 1, sizeof(char *));
+	char **sized = calloc((size_t)argc + 1, sizeof(char *));
+	__u32 *max_entries = calloc((size_t)argc + 1, sizeof(__u32));
+	size_t nset = 0, nxdp = 0, ncgroup = 0, nnetns = 0, nglobals = 0, nsized = 0;
 	struct bpfkeys_object *obj = NULL;
 	int opt, rc = 1;
 
-	if (!settings || !xdp || !cgroup || !netns) {
+	if (!settings || !xdp || !cgroup || !netns || !globals || !sized || !max_entries) {
 		rc = fail("out of memory");
 		goto out;
 	}
@@ -165,6 +284,16 @@ static int cmd_load(int argc, char **argv)
 			xdp[nxdp++] = optarg;
 		} else if (opt == OPT_NETNS) {
 			netns[nnetns++] = optarg;
+		} else if (opt == OPT_SET_GLOBAL) {
+			globals[nglobals++] = optarg;
+		} else if (opt == OPT_MAX_ENTRIES) {
+			if (!parse_max_entries(value, &max_entries[nsized])) {
+				rc = usage_error("--max-entries %s=%s: expected MAP=N, N from 1 to "
+						 "4294967295",
+						 optarg, value);
+				goto out;
+			}
+			sized[nsized++] = optarg;
 		} else {
 			cgroup[ncgroup++] = optarg;
 		}
@@ -175,8 +304,23 @@ static int cmd_load(int argc, char **argv)
 		goto out;
 	}
 	obj = bpfkeys_open_file(argv[optind], NULL);
-	if (!obj || bpfkeys_flip(obj, settings, nset) < 0 || bpfkeys_load(obj))
+	if (!obj || bpfkeys_flip(obj, settings, nset) < 0)
 		goto out;
+	for (size_t i = 0; i < nglobals; i++) {
+		rc = set_global(obj, globals[i], globals[i] + strlen(globals[i]) + 1);
+		if (rc)
+			goto out;
+	}
+	rc = 1;
+	for (size_t i = 0; i < nsized; i++)
+		if (bpfkeys_set_max_entries(obj, sized[i], max_entries[i]))
+			goto out;
+	if (bpfkeys_load(obj))
+		goto out;
+	for (size_t i = 0; i < nglobals; i++)
+		printf("global %s: set\n", globals[i]);
+	for (size_t i = 0; i < nsized; i++)
+		printf("map %s: max_entries %u\n", sized[i], bpfkeys_max_entries(obj, sized[i]));
 	for (size_t i = 0; i < nxdp; i++) {
 		const char *ifname = xdp[i] + strlen(xdp[i]) + 1;
 		int ifindex = (int)if_nametoindex(ifname);
@@ -232,6 +376,9 @@ out:
 	free(xdp);
 	free(cgroup);
 	free(netns);
+	free(globals);
+	free(sized);
+	free(max_entries);
 	return rc;
 }
 

@@ -101,7 +101,8 @@ struct bpfkeys_open_opts {
 };
 
 /* Open a raw linked object (bpfld output, with .static_keys). Nothing is
- * loaded yet: key states and autoload can still be set. opts may be NULL.
+ * loaded yet: key states, autoload and the settings below can still be set.
+ * opts may be NULL.
  * NULL with errno set on failure: ENOENT, EACCES, EINVAL (not such an object:
  * the print callback says why), EOPNOTSUPP (flips keys from BPF), ENOMEM. */
 struct bpfkeys_object *bpfkeys_open_file(const char *path, const struct bpfkeys_open_opts *opts);
@@ -109,6 +110,48 @@ struct bpfkeys_object *bpfkeys_open_mem(const void *buf, size_t size, const char
 					const struct bpfkeys_open_opts *opts);
 /* Before load: leave a program out (it is never loaded, in no variant). */
 int bpfkeys_set_autoload(struct bpfkeys_object *obj, const char *program, bool autoload);
+/*
+ * Before load: what a libbpf user sets on a bpf_object before
+ * bpf_object__load(), kept for every load of the object. The initial load
+ * applies the map settings; each flip's variant loads against the maps
+ * already there (so a value set here and a size set here are what every
+ * variant sees) and gets the same attach targets. After load each returns
+ * -EBUSY; an unknown map, variable or program is -ENOENT; every error names
+ * it (bpfkeys_errmsg() and the print callback).
+ *
+ * map: the name in the object: ".rodata", ".data", ".bss", ".rodata.NAME",
+ * ".data.NAME" for global data (or libbpf's full name, "OBJECT.rodata"), a
+ * map's own name otherwise.
+ */
+/* the whole value of a global-data map; size must be the map's value size
+ * (-EINVAL naming both sizes otherwise) */
+int bpfkeys_set_initial_value(struct bpfkeys_object *obj, const char *map, const void *data,
+			      size_t size);
+/* one global variable by name (the object's BTF: its DATASEC); size must be
+ * the variable's size */
+int bpfkeys_set_global(struct bpfkeys_object *obj, const char *variable, const void *value,
+		       size_t size);
+int bpfkeys_set_max_entries(struct bpfkeys_object *obj, const char *map, __u32 max_entries);
+/* load against an existing map (fd: the caller's, duplicated): its type, key
+ * and value size must be the object's map's */
+int bpfkeys_reuse_map_fd(struct bpfkeys_object *obj, const char *map, int fd);
+/* pin the map at path on load, or reuse the map pinned there (libbpf's
+ * bpf_map__set_pin_path); NULL: no pin */
+int bpfkeys_set_map_pin_path(struct bpfkeys_object *obj, const char *map, const char *path);
+/* a tracing or extension program's target: a function of the BPF program
+ * attach_prog_fd (duplicated), or of the kernel if attach_prog_fd is 0
+ * (libbpf's bpf_program__set_attach_target); every variant gets it */
+int bpfkeys_set_attach_target(struct bpfkeys_object *obj, const char *program, int attach_prog_fd,
+			      const char *attach_func_name);
+/* The global-data map's value the object loads with (set or from the
+ * object), *size its size; NULL with errno ENOENT (no such map) or EINVAL
+ * (not global data). Read-only: set it with bpfkeys_set_initial_value(). */
+const void *bpfkeys_initial_value(struct bpfkeys_object *obj, const char *map, size_t *size);
+/* The same for one global variable (its bytes in its map's value) */
+const void *bpfkeys_global(struct bpfkeys_object *obj, const char *variable, size_t *size);
+/* the map's max_entries: as set (before load) or the loaded map's; 0 with
+ * errno set if there is no such map */
+__u32 bpfkeys_max_entries(struct bpfkeys_object *obj, const char *map);
 /* Lower for the current key states and load every program and map. */
 int bpfkeys_load(struct bpfkeys_object *obj);
 /* Detaches every link of the library, unloads, frees. NULL is a no-op. */

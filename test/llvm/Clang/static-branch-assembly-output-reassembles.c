@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 // clang -S prints the static branches (as the header spells them: the bytes
 // of gotol_or_nop, 06 10, and nop_or_gotol, 06 30, then the offset in
 // instructions), and assembling that output gives the same code as

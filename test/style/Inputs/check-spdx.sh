@@ -3,8 +3,8 @@
 # check-spdx.sh [--list] REPO: every tracked source, script and build file
 # names its licence on an SPDX-License-Identifier line in its first five
 # lines, with one of the licences LICENSE describes (texts in LICENSES/).
-# Prints each offender as "FILE: no SPDX line" or "FILE: unknown licence
-# 'EXPR'" and fails; else prints the count. --list prints only the files
+# Prints each offender as "FILE: no SPDX line", "FILE: more than one SPDX
+# line" or "FILE: unknown licence 'EXPR'" and fails; else prints the count. --list prints only the files
 # without an SPDX line, one a line, and exits 0 (scripts/add-spdx.sh reads it).
 # Not checked: patches (the files they add carry their SPDX lines in the
 # diff), Markdown, LICENSE/LICENSES, binary test inputs, and the test command
@@ -60,6 +60,12 @@ while IFS= read -r -d '' f; do
 		continue
 	fi
 	[ $list_only = 1 ] && continue
+	# one licence statement: a repeated line is an edit gone wrong
+	if [ "$(head -n 5 "$f" | grep -c 'SPDX-License-Identifier:')" -gt 1 ]; then
+		echo "$f: more than one SPDX line"
+		bad=$((bad + 1))
+		continue
+	fi
 	expr=${line#SPDX-License-Identifier:}
 	expr=${expr%%\*/*}
 	expr=$(printf '%s' "$expr" | tr -d '()' | sed 's/^ *//; s/ *$//')
