@@ -27,7 +27,15 @@ _bpfkeys()
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W 'resolve lower list --help --version' -- "$cur"))
+		COMPREPLY=($(compgen -W 'resolve lower list gen --help --version' -- "$cur"))
+		return
+	fi
+	if [ "${COMP_WORDS[1]}" = gen ]; then
+		if [ "$COMP_CWORD" -eq 2 ]; then
+			COMPREPLY=($(compgen -W 'skeleton' -- "$cur"))
+		elif [ "$COMP_CWORD" -eq 3 ]; then
+			_bpfsk_files "$cur"
+		fi
 		return
 	fi
 	case $prev in
