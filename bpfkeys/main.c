@@ -124,12 +124,14 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "gen")) {
 		free(settings);
 		if (argc < 3 || strcmp(argv[2], "skeleton")) {
+			usage_error("gen: expected 'skeleton'");
 			short_usage();
-			return usage_error("gen: expected 'skeleton'");
+			return EXIT_USAGE;
 		}
 		if (argc < 4 || argc > 5) {
+			usage_error("gen skeleton: expected IN.o [NAME]");
 			short_usage();
-			return usage_error("gen skeleton: expected IN.o [NAME]");
+			return EXIT_USAGE;
 		}
 		return bk_gen_skeleton(argv[3], argc == 5 ? argv[4] : NULL);
 	}
