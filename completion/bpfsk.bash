@@ -72,6 +72,7 @@ _bpfkeyctl()
 		return
 	fi
 	case $prev in
+	--kernel) COMPREPLY=($(compgen -W 'patched stock' -- "$cur")); return ;;
 	--set | --log-level | --repeat | --size | --xdp | --cgroup | --netns) return ;;
 	esac
 	case $cmd in
@@ -80,7 +81,8 @@ _bpfkeyctl()
 			if [ "${COMP_WORDS[0]##*/}" = bpfkeyctl-stock ]; then
 				COMPREPLY=($(compgen -W '--set --xdp --cgroup --netns' -- "$cur"))
 			else
-				COMPREPLY=($(compgen -W '--set --log-level' -- "$cur"))
+				# both kernels' load: the stock path takes bpfkeyctl-stock's options
+				COMPREPLY=($(compgen -W '--kernel --set --log-level --xdp --cgroup --netns' -- "$cur"))
 			fi
 			return
 		fi

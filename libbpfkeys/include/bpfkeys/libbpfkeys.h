@@ -3,7 +3,8 @@
  * libbpfkeys: static keys flipped at run time on stock kernels, by atomic
  * program replacement, on a stock libbpf (1.1 or later).
  *
- * An object linked by bpfld (raw: it still has .static_keys) is opened, every
+ * An object linked by bpfld (raw: it still has .static_keys), or the output
+ * of `bpfkeys resolve` (the one the patched kernel's libbpf loads), is opened, every
  * static branch is fixed to its key's current state in memory (the rewrite of
  * `bpfkeys lower`: the same bytes for the same states) and loaded with libbpf.
  * A flip builds, for every program that reaches a changed key, the program
@@ -100,8 +101,9 @@ struct bpfkeys_open_opts {
 	size_t : 0;
 };
 
-/* Open a raw linked object (bpfld output, with .static_keys). Nothing is
- * loaded yet: key states, autoload and the settings below can still be set.
+/* Open an object: the output of `bpfkeys resolve` (its sites from
+ * .bpfkeys), a raw linked one (bpfld output, with .static_keys), or one
+ * without static keys (loaded as it is). Nothing is loaded yet: key states, autoload and the settings below can still be set.
  * opts may be NULL.
  * NULL with errno set on failure: ENOENT, EACCES, EINVAL (not such an object:
  * the print callback says why), EOPNOTSUPP (flips keys from BPF), ENOMEM. */
