@@ -15,6 +15,7 @@ DEFINE_STATIC_KEY_FALSE(trace_events);
 
 const volatile __u32 target_pid = 0;
 __u64 syscalls;
+__u64 traced; /* syscalls seen with the key on: what the events say */
 __u64 dropped;
 
 struct {
@@ -32,6 +33,7 @@ int handle_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	__sync_fetch_and_add(&syscalls, 1);
 	if (!bpf_static_branch_unlikely(&trace_events))
 		return 0;
+	__sync_fetch_and_add(&traced, 1);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&dropped, 1);
