@@ -85,6 +85,9 @@ struct bk_site {
 	uint32_t function; /* index in obj->functions */
 	bool jump_when_off; /* polarity: nop_or_goto(l) */
 	bool wide; /* 32-bit (gotol) form */
+	/* a resolved object's branch in a function no program reaches: .bpfkeys
+	 * names no key for it (key is 0, unused) and lower fixes it not taken */
+	bool unkeyed;
 };
 
 /*

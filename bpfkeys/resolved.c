@@ -6,7 +6,9 @@
  * entry per instance and site: a subprogram's sites appear once per program
  * that reaches it), each checked against the instruction it names; then the
  * key references and the instances are built as for a raw object, and equal
- * what the table says when the object was written by resolve.
+ * what the table says when the object was written by resolve. A static
+ * branch the table does not name is one in a function no program reaches
+ * (resolve records instances' sites only): it is kept as an unkeyed site.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@ struct resolved_site {
 	uint64_t insn;
 	uint32_t key;
 	uint32_t flags;
+	bool unkeyed; /* not in the table: in a function no program reaches */
 };
 
 static int compare_resolved_sites(const void *a, const void *b)
@@ -90,6 +93,75 @@ static int check_site(struct bk_object *obj, const struct resolved_site *in, str
 	out->function = (uint32_t)f;
 	out->jump_when_off = jump_when_off;
 	out->wide = wide;
+	out->unkeyed = in->unkeyed;
+	return 0;
+}
+
+static bool in_table(const struct resolved_site *sites, size_t count, uint32_t section,
+		     uint64_t insn)
+{
+	const struct resolved_site key = { .section = section, .insn = insn };
+
+	return bsearch(&key, sites, count, sizeof(*sites), compare_resolved_sites) != NULL;
+}
+
+/*
+ * The static branches the table does not name: resolve records the sites of
+ * instances only, so a site in a function no program reaches (resolve warned
+ * of it) has no entry and no key. No loader loads that function; lower fixes
+ * it not taken. One in a function a program reaches is an error.
+ */
+static int add_unkeyed_sites(struct bk_object *obj, struct resolved_site **sites, size_t *count)
+{
+	size_t table_count = *count;
+	int errors = 0;
+
+	for (size_t s = 1; s < obj->section_count; s++) {
+		const struct bk_section *sec = &obj->sections[s];
+
+		if (!sec->exec || !sec->data)
+			continue;
+		for (uint64_t i = 0; i < sec->shdr.sh_size / ELFOBJ_INSN_SIZE; i++) {
+			struct bk_insn insn;
+			const char *first;
+			ssize_t f;
+
+			memcpy(&insn, sec->data + i * ELFOBJ_INSN_SIZE, sizeof(insn));
+			if (insn.code == ELFOBJ_LD_IMM64_CODE) {
+				i++;
+				continue;
+			}
+			if ((insn.code != ELFOBJ_JA_CODE && insn.code != ELFOBJ_JA32_CODE) ||
+			    !bk_insn_src(&insn) || in_table(*sites, table_count, (uint32_t)s, i))
+				continue;
+			f = bk_function_at(obj, s, i);
+			if (f >= 0 && !bk_programs_reaching(obj, (size_t)f, &first)) {
+				*sites = bk_xrealloc(*sites, *count + 1, sizeof(**sites));
+				(*sites)[(*count)++] = (struct resolved_site){
+					.section = (uint32_t)s,
+					.insn = i,
+					.flags = (insn.code == ELFOBJ_JA32_CODE ? BPFKEYS_SITE_WIDE
+										: 0) |
+						 (bk_insn_src(&insn) & BPF_STATIC_BRANCH_NOP
+							  ? BPFKEYS_SITE_JUMP_WHEN_OFF
+							  : 0),
+					.unkeyed = true,
+				};
+				continue;
+			}
+			bk_error(
+				obj,
+				"section '%s': offset 0x%llx%s%s%s: static branch that no entry of "
+				"%s names",
+				sec->name, (unsigned long long)i * ELFOBJ_INSN_SIZE,
+				f >= 0 ? " (function '" : "", f >= 0 ? obj->functions[f].name : "",
+				f >= 0 ? "')" : "", BPFKEYS_SECTION);
+			errors++;
+		}
+	}
+	if (errors)
+		return -1;
+	qsort(*sites, *count, sizeof(**sites), compare_resolved_sites);
 	return 0;
 }
 
@@ -168,6 +240,10 @@ static int read_resolved_sites(struct bk_object *obj)
 		return -1;
 	}
 	bk_format_view_free(&view);
+	if (add_unkeyed_sites(obj, &table, &count)) {
+		free(table);
+		return -1;
+	}
 	/* sorted by (section, insn): by (function, insn), functions being sorted and apart */
 	obj->sites = bk_xcalloc(count, sizeof(*obj->sites));
 	for (size_t i = 0; i < count; i++)
@@ -184,7 +260,8 @@ static int read_resolved_sites(struct bk_object *obj)
 		if (!fn->site_count)
 			fn->first_site = (uint32_t)i;
 		fn->site_count++;
-		obj->keys[obj->sites[i].key].site_count++;
+		if (!obj->sites[i].unkeyed)
+			obj->keys[obj->sites[i].key].site_count++;
 	}
 	return 0;
 }
