@@ -73,16 +73,16 @@ _bpfkeyctl()
 	fi
 	case $prev in
 	--kernel) COMPREPLY=($(compgen -W 'patched stock' -- "$cur")); return ;;
-	--set | --log-level | --repeat | --size | --xdp | --cgroup | --netns) return ;;
+	--set | --set-global | --max-entries | --log-level | --repeat | --size | --xdp | --cgroup | --netns) return ;;
 	esac
 	case $cmd in
 	load)
 		if [[ $cur == -* ]]; then
 			if [ "${COMP_WORDS[0]##*/}" = bpfkeyctl-stock ]; then
-				COMPREPLY=($(compgen -W '--set --xdp --cgroup --netns' -- "$cur"))
+				COMPREPLY=($(compgen -W '--set --set-global --max-entries --xdp --cgroup --netns' -- "$cur"))
 			else
 				# both kernels' load: the stock path takes bpfkeyctl-stock's options
-				COMPREPLY=($(compgen -W '--kernel --set --log-level --xdp --cgroup --netns' -- "$cur"))
+				COMPREPLY=($(compgen -W '--kernel --set --set-global --max-entries --log-level --xdp --cgroup --netns' -- "$cur"))
 			fi
 			return
 		fi

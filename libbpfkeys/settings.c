@@ -107,7 +107,9 @@ static struct lbk_settings *settings(struct bpfkeys_object *obj)
 	}
 	return s;
 fail:
+	err = errno; /* the error said; freeing may change errno */
 	lbk_settings_free(obj);
+	errno = err;
 	return NULL;
 }
 

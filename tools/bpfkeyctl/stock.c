@@ -178,7 +178,8 @@ static bool parse_hex_bytes(const char *s, size_t size, unsigned char *out)
 /*
  * --set-global NAME=VALUE, the variable's size from the object's BTF: a C
  * integer for 1, 2, 4 or 8 bytes; else 0x and hex bytes of the exact size;
- * else a string that fits with its NUL (char arrays), zero-padded.
+ * else (not starting with 0x) a string that fits with its NUL (char
+ * arrays), zero-padded.
  */
 static int set_global(struct bpfkeys_object *obj, const char *name, const char *value)
 {
@@ -195,7 +196,8 @@ static int set_global(struct bpfkeys_object *obj, const char *name, const char *
 	integer_size = size == 1 || size == 2 || size == 4 || size == 8;
 	parsed = integer_size ? parse_integer(value, size, bytes)
 			      : parse_hex_bytes(value, size, bytes);
-	if (!parsed && strlen(value) < size) {
+	/* 0x... is bytes or an integer, never a string */
+	if (!parsed && strncmp(value, "0x", 2) && strlen(value) < size) {
 		memset(bytes, 0, size); /* a string, zero-padded */
 		memcpy(bytes, value, strlen(value));
 		parsed = true;

@@ -119,7 +119,8 @@ int bpfkeys_set_autoload(struct bpfkeys_object *obj, const char *program, bool a
  * already there (so a value set here and a size set here are what every
  * variant sees) and gets the same attach targets. After load each returns
  * -EBUSY; an unknown map, variable or program is -ENOENT; every error names
- * it (bpfkeys_errmsg() and the print callback).
+ * it (bpfkeys_errmsg() and the print callback). An object opened from pins
+ * keeps its maps (values, sizes) at each flip, not an attach target.
  *
  * map: the name in the object: ".rodata", ".data", ".bss", ".rodata.NAME",
  * ".data.NAME" for global data (or libbpf's full name, "OBJECT.rodata"), a
@@ -141,13 +142,16 @@ int bpfkeys_reuse_map_fd(struct bpfkeys_object *obj, const char *map, int fd);
  * bpf_map__set_pin_path); NULL: no pin */
 int bpfkeys_set_map_pin_path(struct bpfkeys_object *obj, const char *map, const char *path);
 /* a tracing or extension program's target: a function of the BPF program
- * attach_prog_fd (duplicated), or of the kernel if attach_prog_fd is 0
- * (libbpf's bpf_program__set_attach_target); every variant gets it */
+ * attach_prog_fd (duplicated; resolved now), or of the kernel if
+ * attach_prog_fd is 0 (resolved at load) (libbpf's
+ * bpf_program__set_attach_target); every variant gets it */
 int bpfkeys_set_attach_target(struct bpfkeys_object *obj, const char *program, int attach_prog_fd,
 			      const char *attach_func_name);
 /* The global-data map's value the object loads with (set or from the
  * object), *size its size; NULL with errno ENOENT (no such map) or EINVAL
- * (not global data). Read-only: set it with bpfkeys_set_initial_value(). */
+ * (not global data). Read-only: set it with bpfkeys_set_initial_value();
+ * the bytes change with a later setting, the pointer stays valid until
+ * bpfkeys_close(). */
 const void *bpfkeys_initial_value(struct bpfkeys_object *obj, const char *map, size_t *size);
 /* The same for one global variable (its bytes in its map's value) */
 const void *bpfkeys_global(struct bpfkeys_object *obj, const char *variable, size_t *size);

@@ -3,7 +3,9 @@
  * Settings a program takes from user space before load, each visible in
  * what filter returns: filter_value in .rodata (the verifier sees the
  * frozen value), data_add in .data, bss_start in .bss, and slots[0] of a
- * hash map sized from user space, which the tests fill. debug_key adds 1000.
+ * hash map sized from user space, which the tests fill; tag, a char array
+ * in a section of its own (.data.tag), adds 2000 when it starts with 'x'.
+ * debug_key adds 1000.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -21,6 +23,7 @@ struct {
 const volatile __u32 filter_value = 1;
 __u32 data_add = 10;
 __u64 bss_start;
+char tag[16] SEC(".data.tag") = "none";
 
 SEC("xdp")
 int filter(struct xdp_md *ctx)
@@ -31,6 +34,8 @@ int filter(struct xdp_md *ctx)
 	(void)ctx;
 	if (slot)
 		ret += (__u32)*slot;
+	if (tag[0] == 'x')
+		ret += 2000;
 	if (bpf_static_branch_unlikely(&debug_key))
 		ret += 1000;
 	return ret;
