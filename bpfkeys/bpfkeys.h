@@ -85,6 +85,9 @@ struct bk_site {
 	uint32_t function; /* index in obj->functions */
 	bool jump_when_off; /* polarity: nop_or_goto(l) */
 	bool wide; /* 32-bit (gotol) form */
+	/* a resolved object's branch in a function no program reaches: .bpfkeys
+	 * names no key for it (key is 0, unused) and lower fixes it not taken */
+	bool unkeyed;
 };
 
 /*
@@ -233,6 +236,8 @@ int bk_check_key_references(struct bk_object *obj);
 int bk_refuse_references_on_stock(const struct bk_object *obj);
 /* everything above, in order: the model of a raw object */
 int bk_analyze(struct bk_object *obj);
+/* resolved.c: the same model of a resolved object, its sites read from .bpfkeys */
+int bk_analyze_resolved(struct bk_object *obj);
 
 /* format.c: the .bpfkeys section */
 int bk_format_build(const struct bk_object *obj, uint8_t **out, size_t *out_size);
@@ -316,6 +321,10 @@ struct bk_setting {
 };
 int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_count,
 	     const char *out_path, int out_fd);
+
+/* skeleton.c (the command line's): `bpfkeys gen skeleton PATH [NAME]` to
+ * stdout; the exit status */
+int bk_gen_skeleton(const char *path, const char *name);
 
 /* list.c */
 int bk_list(struct bk_object *obj, bool json);

@@ -224,7 +224,8 @@ int bk_lower(struct bk_object *obj, struct bk_setting *settings, size_t setting_
 	if (errors)
 		goto out;
 	for (size_t i = 0; i < obj->site_count; i++)
-		taken[i] = on[obj->sites[i].key] != obj->sites[i].jump_when_off;
+		taken[i] = !obj->sites[i].unkeyed &&
+			   on[obj->sites[i].key] != obj->sites[i].jump_when_off;
 	if (bk_shrink_code(obj, taken, &shrink)) {
 		errors++;
 		goto out;

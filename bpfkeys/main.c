@@ -14,6 +14,7 @@
 	"Usage: bpfkeys resolve IN.o -o OUT.o\n"                     \
 	"       bpfkeys lower [--set KEY=on|off]... IN.o -o OUT.o\n" \
 	"       bpfkeys list [--json] IN.o\n"                        \
+	"       bpfkeys gen skeleton IN.o [NAME]\n"                  \
 	"       bpfkeys --help | --version\n"
 
 /* Exit status of a command-line error; a rejected object or an I/O error is 1. */
@@ -61,6 +62,12 @@ static void usage(FILE *f)
 		"           key from BPF is refused: stock kernels have no such kfuncs.\n"
 		"  list     print keys, initial states, instances, sites and the programs\n"
 		"           that flip each key, of a raw or resolved object (--json for JSON).\n"
+		"  gen skeleton  print a C header for IN.o (raw or resolved) in the shape of\n"
+		"           bpftool's skeleton, on libbpfkeys: the object embedded, struct\n"
+		"           NAME (progs, maps, links, bss/data/rodata), NAME__open(),\n"
+		"           __load(), __attach(), __destroy() and\n"
+		"           NAME__static_keys__set_KEY(skel, on). NAME: the file name up\n"
+		"           to its first dot.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   output object (written atomically; - for standard\n"
@@ -114,6 +121,20 @@ int main(int argc, char **argv)
 	elfobj_progname = "bpfkeys";
 	bk_bail_exit = bail_exit;
 	libbpf_set_print(silent_libbpf_print);
+	if (argc >= 2 && !strcmp(argv[1], "gen")) {
+		free(settings);
+		if (argc < 3 || strcmp(argv[2], "skeleton")) {
+			usage_error("gen: expected 'skeleton'");
+			short_usage();
+			return EXIT_USAGE;
+		}
+		if (argc < 4 || argc > 5) {
+			usage_error("gen skeleton: expected IN.o [NAME]");
+			short_usage();
+			return EXIT_USAGE;
+		}
+		return bk_gen_skeleton(argv[3], argc == 5 ? argv[4] : NULL);
+	}
 
 	opterr = 0; /* its errors are reported in the tools' form */
 	while ((opt = getopt_long(argc, argv, "+:o:hV", options, NULL)) != -1 || optind < argc) {
@@ -212,12 +233,19 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(command, "list") == 0) {
 		rc = bk_list(&obj, json) ? 1 : 0;
-	} else if (obj.instances_section && !obj.static_keys_section) {
+	} else if (obj.instances_section && !obj.static_keys_section &&
+		   strcmp(command, "resolve") == 0) {
 		bk_error(&obj,
 			 "already resolved (has %s): %s takes the object before `bpfkeys resolve`",
 			 BPFKEYS_SECTION, command);
 	} else if (strcmp(command, "resolve") == 0) {
 		rc = !bk_analyze(&obj) && !bk_write_resolved(&obj, output, -1) ? 0 : 1;
+	} else if (obj.instances_section && !obj.static_keys_section) {
+		/* one artifact: a resolved object lowers as the raw one it came from */
+		rc = !bk_analyze_resolved(&obj) &&
+				     !bk_lower(&obj, settings, setting_count, output, -1)
+			     ? 0
+			     : 1;
 	} else {
 		rc = !bk_analyze(&obj) && !bk_lower(&obj, settings, setting_count, output, -1) ? 0
 											       : 1;

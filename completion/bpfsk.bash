@@ -27,7 +27,15 @@ _bpfkeys()
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W 'resolve lower list --help --version' -- "$cur"))
+		COMPREPLY=($(compgen -W 'resolve lower list gen --help --version' -- "$cur"))
+		return
+	fi
+	if [ "${COMP_WORDS[1]}" = gen ]; then
+		if [ "$COMP_CWORD" -eq 2 ]; then
+			COMPREPLY=($(compgen -W 'skeleton' -- "$cur"))
+		elif [ "$COMP_CWORD" -eq 3 ]; then
+			_bpfsk_files "$cur"
+		fi
 		return
 	fi
 	case $prev in
@@ -64,6 +72,7 @@ _bpfkeyctl()
 		return
 	fi
 	case $prev in
+	--kernel) COMPREPLY=($(compgen -W 'patched stock' -- "$cur")); return ;;
 	--set | --set-global | --max-entries | --log-level | --repeat | --size | --xdp | --cgroup | --netns) return ;;
 	esac
 	case $cmd in
@@ -72,7 +81,8 @@ _bpfkeyctl()
 			if [ "${COMP_WORDS[0]##*/}" = bpfkeyctl-stock ]; then
 				COMPREPLY=($(compgen -W '--set --set-global --max-entries --xdp --cgroup --netns' -- "$cur"))
 			else
-				COMPREPLY=($(compgen -W '--set --log-level' -- "$cur"))
+				# both kernels' load: the stock path takes bpfkeyctl-stock's options
+				COMPREPLY=($(compgen -W '--kernel --set --set-global --max-entries --log-level --xdp --cgroup --netns' -- "$cur"))
 			fi
 			return
 		fi

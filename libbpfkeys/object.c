@@ -248,7 +248,10 @@ struct bpfkeys_object *lbk_new_object(const char *path, const struct bpfkeys_ope
 static int analyze(struct bpfkeys_object *obj, void *arg)
 {
 	(void)arg;
-	if (bk_analyze(&obj->bk))
+	/* resolved (.bpfkeys, no .static_keys): the same model, from its site table */
+	if (obj->bk.instances_section && !obj->bk.static_keys_section
+		    ? bk_analyze_resolved(&obj->bk)
+		    : bk_analyze(&obj->bk))
 		return obj->bk.out_of_memory ? -ENOMEM : -EINVAL;
 	return 0;
 }
@@ -271,7 +274,6 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 {
 	struct bk_transient *outer = bk_transient;
 
-	size_t static_keys = 0;
 	const char *object_name = OPT(opts, object_name, NULL);
 	int err;
 
@@ -281,13 +283,6 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 	}
 	if (read_err) {
 		err = lbk_error(obj, EINVAL, "cannot read the object (see above)");
-		goto fail;
-	}
-	if (obj->bk.instances_section && !obj->bk.static_keys_section) {
-		err = lbk_error(obj, EINVAL,
-				"already resolved (has %s): libbpfkeys takes the linked object "
-				"before `bpfkeys resolve`",
-				BPFKEYS_SECTION);
 		goto fail;
 	}
 	err = core_call(obj, analyze, NULL, allocations);
@@ -303,13 +298,6 @@ static struct bpfkeys_object *open_common(struct bpfkeys_object *obj, int read_e
 				obj, err,
 				"programs flip static keys from BPF (see above): that needs "
 				"the patched kernel");
-		goto fail;
-	}
-	for (size_t k = 0; k < obj->bk.key_count; k++)
-		static_keys += obj->bk.keys[k].is_static_key;
-	if (!static_keys) {
-		err = lbk_error(obj, EINVAL,
-				"no static keys: nothing to flip (load it with libbpf)");
 		goto fail;
 	}
 	err = -ENOMEM;

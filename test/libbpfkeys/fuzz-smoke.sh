@@ -7,7 +7,7 @@
 # then runs a fixed number of mutations (FUZZ_RUNS, default 20000) with a
 # fixed seed (FUZZ_SEED, default 1) on seeds made here: raw objects of
 # bench/bpfkeys/gen.c and, with the patched clang built, keys_demo.c linked by
-# bpfld. A few seconds; deterministic, so the gate cannot fail at random.
+# bpfld and resolved by bpfkeys. A few seconds; deterministic, so the gate cannot fail at random.
 # Fails on any crash, leak, UB report or timeout. No bpf() syscall is made:
 # the target stops where bpfkeys_load() would load. scripts/fuzz.sh sets
 # FUZZ_SECONDS for random fuzzing instead.
@@ -51,6 +51,8 @@ if [ -x "$build/bin/clang" ] && [ -x "$build/bin/bpfld" ]; then
 		-I/usr/include/"$multiarch" -I"$repo/runtime-headers" \
 		-c "$repo/test/bpfkeys/Inputs/keys_demo.c" -o "$out/keys_demo.o")
 	"$build/bin/bpfld" -o "$out/corpus/keys_demo.linked.o" "$out/keys_demo.o"
+	# the resolved object too: libbpfkeys reads its sites from .bpfkeys (bpfkeys/resolved.c)
+	"$build/bin/bpfkeys" resolve "$out/corpus/keys_demo.linked.o" -o "$out/corpus/keys_demo.resolved.o"
 fi
 
 # stderr closed: every refused input prints its libbpfkeys error (reports still come out)

@@ -12,7 +12,8 @@
  *                      defined elsewhere is one bpfkeys asks to link first);
  *   bpfkeys resolve -> bpfkeys reads it and parses .bpfkeys; bpfld refuses it
  *                      (a resolved object is not linkable, by design);
- *   bpfkeys lower   -> bpfkeys reads and analyzes it; the shared reader reads
+ *   bpfkeys lower   -> (of a raw or a resolved input) bpfkeys reads and
+ *                      analyzes it; the shared reader reads
  *                      it; bpfld links it when it linked the input.
  * An output either tool rejects is a "bad output": its input is saved.
  *
@@ -365,6 +366,28 @@ static void run_bpfkeys(struct counts *c, unsigned long n, const char *in, const
 	if (bk_object_read(&obj, in))
 		return;
 	if (obj.instances_section && !obj.static_keys_section) {
+		/* lower takes a resolved object too (its sites from .bpfkeys) */
+		if (bk_analyze_resolved(&obj) == 0) {
+			unlink(out);
+			if (bk_lower(&obj, NULL, 0, out, -1) == 0) {
+				c->outputs++;
+				c->rereads += 2;
+				if (bpfkeys_read(out, &resolved) || resolved) {
+					SAY_WHY(bpfkeys_read(out, &resolved));
+					bad_output(c,
+						   "bpfkeys rejects what lower wrote of a resolved "
+						   "object",
+						   n, bytes, size, what);
+				} else if (elfobj_reads(out)) {
+					SAY_WHY(elfobj_reads(out));
+					bad_output(
+						c,
+						"the shared reader rejects what lower wrote of a "
+						"resolved object",
+						n, bytes, size, what);
+				}
+			}
+		}
 		bk_object_free(&obj);
 		if (bpfkeys_read(in, &resolved) == 0)
 			c->accepted++;

@@ -21,7 +21,7 @@ llvm=/usr/lib/llvm-22/bin
 rm -rf "$out" && mkdir -p "$out/seeds" "$out/bpfld" "$out/bpfkeys"
 
 srcs=("$repo"/elfobj/{diag,read,btf,static_keys,write,output,strtab}.c "$repo"/linker/{linker,diag,strings,read,resolve,merge,btf,write}.c)
-for f in diag read maps callgraph resolve key_refs format write shrink shrink_reach shrink_place shrink_refs lower list; do srcs+=("$repo/bpfkeys/$f.c"); done
+for f in diag read maps callgraph resolve key_refs format write shrink shrink_reach shrink_place shrink_refs lower list resolved; do srcs+=("$repo/bpfkeys/$f.c"); done
 "$llvm/clang" -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	-I"$repo/elfobj" -I"$repo/runtime-headers" -I"$repo/linker" -I"$repo/bpfkeys" \

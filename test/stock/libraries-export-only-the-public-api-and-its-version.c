@@ -13,7 +13,7 @@
 // SONAME: (SONAME) Library soname: [libbpfkeys.so.0]
 //
 // Every defined dynamic symbol is a public call (T) of a version node LIBBPFKEYS_0.*
-// (0.2.0, and 0.3.0 for the settings before load):
+// (0.2.0, and 0.3.0 for the settings before load and the kernel probe):
 // RUN: nm -D --defined-only %build/libbpfkeys/libbpfkeys.so | FileCheck --check-prefix=KINDS %s
 // KINDS-NOT: {{ [^TA] }}
 // KINDS-NOT: @@LIBBPFKEYS_{{[^0]}}
@@ -25,7 +25,7 @@
 // RUN: nm --defined-only -g %build/libbpfkeys/libbpfkeys.a | awk 'NF == 3 { print $3 }' | sort > %t/static-globals
 // RUN: diff %t/declared %t/static-globals
 // RUN: wc -l < %t/exported | FileCheck --check-prefix=COUNT %s
-// COUNT: 42
+// COUNT: 43
 //
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o

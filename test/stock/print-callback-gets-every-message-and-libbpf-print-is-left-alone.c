@@ -2,7 +2,7 @@
 // A program that links libbpfkeys gets its messages through the open
 // options' print callback, with a level and its own context: why an open
 // failed (the reader's messages on a file that is not ELF, the library's on
-// an object without static keys), a later error of the object, what a load
+// an object whose programs flip keys from BPF), a later error of the object, what a load
 // did (LIBBPFKEYS_INFO) and what a flip did (LIBBPFKEYS_DEBUG). Nothing
 // else goes to stderr. libbpf's print function stays the one the program
 // set. Options with non-zero bytes past the library's struct (a field this
@@ -14,10 +14,11 @@
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
-// RUN: %clang %bpf_cflags -c %stock_inputs/no_keys.c -o %t/no_keys.o
+// RUN: %clang %bpf_cflags -c %stock_inputs/flips_from_bpf.c -o %t/flips.o
+// RUN: %bpfld -o %t/flips_linked.o %t/flips.o
 // RUN: echo 'not an object' > %t/text.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o %t/no_keys.o %t/text.o 2>%t/stderr | FileCheck %s
+// RUN: %t/test %t/linked.o %t/flips_linked.o %t/text.o 2>%t/stderr | FileCheck %s
 // RUN: FileCheck --check-prefix=STDERR %s < %t/stderr
 #include "stock_test.h"
 
@@ -47,7 +48,7 @@ int main(int argc, char **argv)
 	struct bpfkeys_object *obj;
 
 	if (argc != 4)
-		fail("usage: %s LINKED.o NO_KEYS.o TEXT.o", argv[0]);
+		fail("usage: %s LINKED.o FLIPS_FROM_BPF.o TEXT.o", argv[0]);
 	setvbuf(stdout, NULL, _IONBF, 0);
 	libbpf_set_print(libbpf_print_of_the_program);
 
@@ -56,10 +57,11 @@ int main(int argc, char **argv)
 	// CHECK-NEXT: text.o: Invalid argument
 	obj = bpfkeys_open_file(argv[3], &opts);
 	printf("text.o: %s\n", obj ? "opened" : strerror(errno));
-	// CHECK-NEXT: callback level 0: libbpfkeys: {{.*}}no_keys.o: error: no static keys: nothing to flip (load it with libbpf)
-	// CHECK-NEXT: no_keys.o: Invalid argument
+	// CHECK-NEXT: callback level 0: libbpfkeys: {{.*}}flips_linked.o: error: program 'turn_debug_on' flips static key 'debug_key' from BPF: stock kernels have no static key kfuncs
+	// CHECK-NEXT: callback level 0: libbpfkeys: {{.*}}flips_linked.o: error: programs flip static keys from BPF (see above): that needs the patched kernel
+	// CHECK-NEXT: flips_linked.o: Operation not supported
 	obj = bpfkeys_open_file(argv[2], &opts);
-	printf("no_keys.o: %s\n", obj ? "opened" : strerror(errno));
+	printf("flips_linked.o: %s\n", obj ? "opened" : strerror(errno));
 	// CHECK-NEXT: callback level 0: libbpfkeys: {{.*}}linked.o: error: no static key named 'no_such_key'
 	// CHECK-NEXT: flip: No such file or directory; errmsg: no static key named 'no_such_key'
 	obj = bpfkeys_open_file(argv[1], &opts);

@@ -51,17 +51,22 @@ static char failed_prog[128];
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: bpfkeyctl load [--set KEY=on|off]... [--log-level N] OBJ PINDIR\n"
+	fprintf(f, "Usage: bpfkeyctl load [--kernel patched|stock] [--set KEY=on|off]... "
+		   "[--log-level N]\n"
+		   "                      OBJ PINDIR\n"
 		   "       bpfkeyctl run PINNED_PROG [--repeat N] [--size BYTES]\n"
 		   "       bpfkeyctl set PINDIR KEY=on|off...\n"
 		   "       bpfkeyctl list [--json] PINDIR\n"
 		   "       bpfkeyctl jited PINNED_PROG\n"
 		   "       bpfkeyctl --help | --version\n"
 		   "\n"
-		   "Loads objects post-processed by `bpfkeys resolve` with the patched libbpf\n"
-		   "and flips their static keys (docs/abi.md).\n"
+		   "Loads objects post-processed by `bpfkeys resolve` and flips their static\n"
+		   "keys (docs/abi.md): on the patched kernel with the series' libbpf (text\n"
+		   "poke), on a stock kernel with libbpfkeys (program replacement; load also\n"
+		   "takes bpfkeyctl-stock's --xdp, --cgroup and --netns there).\n"
 		   "\n"
 		   "  load   load OBJ (one instance per key and program that uses it), pin\n"
+		   "         (--kernel: that kernel's path, not the probe's choice)\n"
 		   "         programs at PINDIR/progs/PROG and key instances at\n"
 		   "         PINDIR/keys/KEY/PROG; --set overrides a key's initial state\n"
 		   "         (each KEY at most once);\n"
@@ -1035,28 +1040,66 @@ static const char *first_operand(int argc, char **argv)
 	return NULL;
 }
 
+/*
+ * The stock kernel's path, linked in (stock.c on libbpfkeys): bpfkeyctl-stock's
+ * commands run in this process, so one bpfkeyctl serves both kernels.
+ */
+int bpfkeyctl_stock_main(int argc, char **argv);
+extern const char *bpfkeyctl_stock_name;
+
 static int run_stock(const char *cmd, int argc, char **argv)
 {
-	char self[PATH_MAX], tool[PATH_MAX + 32];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char **args = calloc(argc + 3, sizeof(char *));
-	char *slash;
+	int rc;
 
-	if (n < 0 || !args)
-		return fail("/proc/self/exe: %s", strerror(errno));
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	snprintf(tool, sizeof(tool), "%.*s/bpfkeyctl-stock", slash ? (int)(slash - self) : 1,
-		 slash ? self : ".");
-	args[0] = tool;
+	if (!args)
+		return fail("out of memory");
+	args[0] = (char *)prog_name;
 	args[1] = (char *)cmd;
 	memcpy(args + 2, argv, argc * sizeof(char *));
-	fflush(stdout);
-	execv(tool, args);
-	fail("%s: %s (%s holds stock-kernel pins, which bpfkeyctl-stock flips)", tool,
-	     strerror(errno), first_operand(argc, argv));
+	bpfkeyctl_stock_name = prog_name;
+	rc = bpfkeyctl_stock_main(argc + 2, args);
 	free(args);
-	return 1;
+	return rc;
+}
+
+/*
+ * Whether the running kernel has the series' static keys: it creates a key
+ * (an INSN_ARRAY map with BPF_F_STATIC_KEY in map_extra), which a stock
+ * kernel refuses (no map type 34 before 6.19, map_extra must be 0 after).
+ */
+static bool kernel_has_static_keys(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_extra = BPF_F_STATIC_KEY);
+	int fd = bpf_map_create(BPF_MAP_TYPE_INSN_ARRAY, "bpfkeyctl_probe", sizeof(__u32),
+				sizeof(struct bpf_insn_array_value), 1, &opts);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * load: the patched kernel's path (the series' libbpf, key instances) if the
+ * kernel has static keys, else the stock kernel's (libbpfkeys lowers the same
+ * object in memory). --kernel patched|stock, first, chooses instead of the
+ * probe (to see what the series' libbpf says of an object on any kernel).
+ */
+static int load_for_kernel(int argc, char **argv)
+{
+	bool patched;
+
+	if (argc >= 2 && !strcmp(argv[0], "--kernel")) {
+		if (strcmp(argv[1], "patched") && strcmp(argv[1], "stock"))
+			return usage_fail("--kernel %s: expected patched or stock", argv[1]);
+		patched = !strcmp(argv[1], "patched");
+		argc -= 2;
+		argv += 2;
+	} else {
+		patched = kernel_has_static_keys();
+	}
+	return patched ? cmd_load(argc, argv) : run_stock("load", argc, argv);
 }
 
 int main(int argc, char **argv)
@@ -1107,7 +1150,7 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (!strcmp(cmd, "load"))
-		return cmd_load(argc, argv);
+		return load_for_kernel(argc, argv);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc, argv);
 	if ((!strcmp(cmd, "set") || !strcmp(cmd, "list")) && first_operand(argc, argv) &&

@@ -64,9 +64,12 @@ static void usage(FILE *f)
 		"Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
 }
 
+/* bpfkeyctl runs these commands in-process (bpfkeyctl_stock_main) and names itself */
+const char *bpfkeyctl_stock_name = "bpfkeyctl-stock";
+
 static void print_error(const char *fmt, va_list ap)
 {
-	fputs("bpfkeyctl-stock: error: ", stderr);
+	fprintf(stderr, "%s: error: ", bpfkeyctl_stock_name);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -262,7 +265,7 @@ static int cmd_load(int argc, char **argv)
 		if (opt == '?' || opt == ':') {
 			const char *reporter = elfobj_progname; /* the library's, after */
 
-			elfobj_progname = "bpfkeyctl-stock";
+			elfobj_progname = bpfkeyctl_stock_name;
 			elfobj_option_error(opt, argv, optind, optopt, options);
 			elfobj_progname = reporter;
 			rc = EXIT_USAGE;
@@ -543,7 +546,13 @@ static int cmd_list(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* bpfkeyctl links this file with -DBPFKEYCTL_STOCK_MAIN=bpfkeyctl_stock_main */
+#ifndef BPFKEYCTL_STOCK_MAIN
+#define BPFKEYCTL_STOCK_MAIN main
+#endif
+int BPFKEYCTL_STOCK_MAIN(int argc, char **argv);
+
+int BPFKEYCTL_STOCK_MAIN(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);

@@ -3,7 +3,8 @@
  * libbpfkeys: static keys flipped at run time on stock kernels, by atomic
  * program replacement, on a stock libbpf (1.1 or later).
  *
- * An object linked by bpfld (raw: it still has .static_keys) is opened, every
+ * An object linked by bpfld (raw: it still has .static_keys), or the output
+ * of `bpfkeys resolve` (the one the patched kernel's libbpf loads), is opened, every
  * static branch is fixed to its key's current state in memory (the rewrite of
  * `bpfkeys lower`: the same bytes for the same states) and loaded with libbpf.
  * A flip builds, for every program that reaches a changed key, the program
@@ -106,8 +107,9 @@ struct bpfkeys_open_opts {
 	size_t : 0;
 };
 
-/* Open a raw linked object (bpfld output, with .static_keys). Nothing is
- * loaded yet: key states, autoload and the settings below can still be set.
+/* Open an object: the output of `bpfkeys resolve` (its sites from
+ * .bpfkeys), a raw linked one (bpfld output, with .static_keys), or one
+ * without static keys (loaded as it is). Nothing is loaded yet: key states, autoload and the settings below can still be set.
  * opts may be NULL.
  * NULL with errno set on failure: ENOENT, EACCES, EINVAL (not such an object:
  * the print callback says why), EOPNOTSUPP (flips keys from BPF), ENOMEM. */
@@ -278,6 +280,15 @@ int bpfkeys_link_destroy(struct bpfkeys_link *link);
  */
 int bpfkeys_pin(struct bpfkeys_object *obj, const char *dir);
 struct bpfkeys_object *bpfkeys_open_pinned(const char *dir, const struct bpfkeys_open_opts *opts);
+
+/*
+ * Whether the running kernel has the static keys series (it creates a
+ * static key: BPF_MAP_TYPE_INSN_ARRAY with BPF_F_STATIC_KEY), where a flip is
+ * one BPF_STATIC_KEY_UPDATE; false on a stock kernel (or without the
+ * privilege to create maps). The skeleton of `bpfkeys gen skeleton` records
+ * it at load.
+ */
+bool bpfkeys_kernel_has_static_keys(void);
 
 /* the message of the last error of this object ("" if none) */
 const char *bpfkeys_errmsg(const struct bpfkeys_object *obj);

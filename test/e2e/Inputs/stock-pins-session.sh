@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # bpfkeyctl (patched libbpf) on the host's stock kernel, on pins that
-# bpfkeyctl-stock made: set and list go to bpfkeyctl-stock, run works on
+# bpfkeyctl-stock made: set and list do what bpfkeyctl-stock does, run works on
 # the pinned program as on the patched kernel. The pin directory is this
 # shell's own and goes at exit.
 # Usage: stock-pins-session.sh BPFKEYCTL BPFKEYCTL_STOCK LINKED.o
