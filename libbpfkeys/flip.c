@@ -30,6 +30,8 @@ static const char *kind_name(enum bpfkeys_link_kind kind)
 		return "netns";
 	case BPFKEYS_LINK_OVERLAP:
 		return "attach-then-detach";
+	case BPFKEYS_LINK_TC:
+		return "tc";
 	}
 	return "?";
 }
@@ -70,10 +72,7 @@ static int undo(struct bpfkeys_object *obj, struct bpfkeys_link **swapped, int *
 	int lost = 0;
 
 	for (size_t i = swapped_count; i-- > 0;) {
-		LIBBPF_OPTS(bpf_link_update_opts, back, .flags = BPF_F_REPLACE,
-			    .old_prog_fd = new_fd[i]);
-
-		if (bpf_link_update(swapped[i]->fd, old_fd[i], &back)) {
+		if (lbk_link_replace(swapped[i], new_fd[i], old_fd[i])) {
 			lost++;
 			/* errmsg keeps the first error; this one is only printed */
 			lbk_print(obj, LIBBPFKEYS_WARN,
@@ -134,15 +133,19 @@ static int swap_links(struct bpfkeys_object *obj, struct bpfkeys_loaded *variant
 		from = bpfkeys_program_fd(obj, name);
 		to = bpf_program__fd(bpf_object__find_program_by_name(variant->bpf, name));
 		/* BPF_F_REPLACE: fails rather than replace a program we did not put there */
-		LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE,
-			    .old_prog_fd = from);
-		if (bpf_link_update(l->fd, to, &opts)) {
-			err = lbk_error(obj, errno,
+		err = lbk_link_replace(l, from, to);
+		if (err && l->kind == BPFKEYS_LINK_TC)
+			err = lbk_error(obj, err,
+					"program '%s': tc filter on %s: replace failed: %s; no "
+					"link was changed",
+					name, bpfkeys_link_target(l), strerror(-err));
+		else if (err)
+			err = lbk_error(obj, err,
 					"program '%s': link fd %d (%s): BPF_LINK_UPDATE "
 					"failed: %s; no link was changed",
-					name, l->fd, kind_name(l->kind), strerror(errno));
+					name, l->fd, kind_name(l->kind), strerror(-err));
+		if (err)
 			goto fail;
-		}
 		swapped[swapped_count] = l;
 		old_fd[swapped_count] = from;
 		new_fd[swapped_count++] = to;

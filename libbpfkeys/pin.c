@@ -150,6 +150,11 @@ int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 	char name[300];
 	char *path;
 
+	if (link->kind == BPFKEYS_LINK_TC) /* attach_tc.c */
+		return lbk_error(obj, EOPNOTSUPP,
+				 "program '%s': a legacy tc filter is no BPF object and cannot be "
+				 "pinned (another process could not flip it); use tcx (Linux 6.6+)",
+				 obj->programs[link->program].name);
 	snprintf(name, sizeof(name), "%s:%u", obj->programs[link->program].name,
 		 obj->next_link_pin++);
 	path = join(obj->pin_dir, "links", name);
@@ -435,6 +440,7 @@ static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
 		if ((unsigned int)strtoul(dot + 1, NULL, 10) >= obj->next_link_pin)
 			obj->next_link_pin = (unsigned int)strtoul(dot + 1, NULL, 10) + 1;
 	}
+	lbk_links_in_pin_order(obj);
 	if (d)
 		closedir(d);
 	free(path);
