@@ -246,6 +246,9 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 		return lbk_error(obj, EINVAL, "pin %s: load first", dir);
 	if (obj->pin_dir)
 		return lbk_error(obj, EBUSY, "pin %s: already pinned in %s", dir, obj->pin_dir);
+	for (struct bpfkeys_link *l = obj->links; l; l = l->next)
+		if (l->kind == BPFKEYS_LINK_TC) /* refused before anything is pinned */
+			return lbk_pin_link(obj, l);
 	if (make_dir(obj, dir) || lock_dir(obj, dir))
 		return -errno;
 	meta_path = join(dir, "meta", NULL);
