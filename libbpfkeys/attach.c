@@ -227,6 +227,26 @@ void lbk_links_in_pin_order(struct bpfkeys_object *obj)
 	obj->links = sorted;
 }
 
+int lbk_flip_refusal(struct bpfkeys_object *obj, size_t program)
+{
+	const char *name = obj->programs[program].name;
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+	int fd = bpfkeys_program_fd(obj, name);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.type != BPF_PROG_TYPE_STRUCT_OPS)
+		return 0;
+	/* a new version would sit in a new struct_ops map that nothing registers */
+	return lbk_error(obj, EOPNOTSUPP,
+			 "program '%s' (section %s) is a struct_ops program: a flip would need "
+			 "its struct_ops map registered again with the new version (a struct_ops "
+			 "link updated with BPF_LINK_UPDATE), which libbpfkeys does not do; set "
+			 "its keys before bpfkeys_load",
+			 name, bpfkeys_program_section(obj, name));
+}
+
 struct bpfkeys_link *bpfkeys_link_next(const struct bpfkeys_object *obj,
 				       const struct bpfkeys_link *prev)
 {

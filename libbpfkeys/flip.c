@@ -201,6 +201,9 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 			continue;
 		p = lbk_program_index(obj, obj->bk.functions[in->program].name);
 		if (p >= 0 && lbk_program_loaded(obj, (size_t)p) && !affected[p]) {
+			err = lbk_flip_refusal(obj, (size_t)p);
+			if (err)
+				goto out;
 			affected[p] = true;
 			replaced++;
 		}

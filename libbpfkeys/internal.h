@@ -157,6 +157,9 @@ int lbk_link_replace(struct bpfkeys_link *link, int from, int to);
  * of their pin names PROG:N */
 void lbk_links_in_pin_order(struct bpfkeys_object *obj);
 
+/* 0, or the error of a program that a flip cannot replace (struct_ops) */
+int lbk_flip_refusal(struct bpfkeys_object *obj, size_t program);
+
 /* attach_tc.c */
 int lbk_tc_replace(struct bpfkeys_link *link, int from, int to);
 void lbk_tc_detach(struct bpfkeys_link *link);
