@@ -31,7 +31,7 @@ srcs=("$repo"/elfobj/{diag,read,btf,static_keys,write,output,strtab}.c)
 for f in diag read maps callgraph resolve key_refs format write shrink shrink_reach shrink_place shrink_refs lower list; do
 	srcs+=("$repo/bpfkeys/$f.c")
 done
-srcs+=("$repo"/libbpfkeys/{object,flip,attach,pin,fuzz}.c)
+srcs+=("$repo"/libbpfkeys/{object,flip,attach,attach_tc,pin,fuzz}.c)
 "$cc" -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$repo/elfobj" -I"$repo/runtime-headers" -I"$repo/bpfkeys" -I"$repo/libbpfkeys" \
