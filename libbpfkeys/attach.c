@@ -4,6 +4,8 @@
  * flip must find every attachment of a program it replaces), in attach order.
  */
 #include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,8 +15,7 @@
 
 #include "internal.h"
 
-static struct bpf_program *loaded_program(struct bpfkeys_object *obj, const char *name,
-					  ssize_t *index)
+struct bpf_program *lbk_loaded_program(struct bpfkeys_object *obj, const char *name, ssize_t *index)
 {
 	*index = lbk_program_index(obj, name);
 	if (*index < 0) {
@@ -73,16 +74,15 @@ static int pin_link(struct bpfkeys_object *obj, void *link)
 	return lbk_pin_link(obj, link);
 }
 
-/* a link made here: pinned at once if the object is */
-static struct bpfkeys_link *add_link(struct bpfkeys_object *obj, ssize_t program,
-				     enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
+struct bpfkeys_link *lbk_attached(struct bpfkeys_object *obj, ssize_t program,
+				  enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd)
 {
 	struct bpfkeys_link *link = lbk_add_link(obj, (size_t)program, kind, bpf_link, fd);
 
 	if (!link) {
 		if (bpf_link)
 			bpf_link__destroy(bpf_link);
-		else
+		else if (fd >= 0)
 			close(fd);
 		errno = ENOMEM;
 		return NULL;
@@ -101,7 +101,7 @@ static struct bpfkeys_link *attach_with_libbpf(struct bpfkeys_object *obj, const
 					       enum bpfkeys_link_kind kind, int target)
 {
 	ssize_t p;
-	struct bpf_program *prog = loaded_program(obj, program, &p);
+	struct bpf_program *prog = lbk_loaded_program(obj, program, &p);
 	struct bpf_link *link;
 
 	if (!prog)
@@ -132,7 +132,7 @@ static struct bpfkeys_link *attach_with_libbpf(struct bpfkeys_object *obj, const
 				  : strerror(errno));
 		return NULL;
 	}
-	return add_link(obj, p, kind, link, -1);
+	return lbk_attached(obj, p, kind, link, -1);
 }
 
 struct bpfkeys_link *bpfkeys_attach_xdp(struct bpfkeys_object *obj, const char *program,
@@ -157,7 +157,7 @@ struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *
 					int ifindex, bool egress)
 {
 	ssize_t p;
-	struct bpf_program *prog = loaded_program(obj, program, &p);
+	struct bpf_program *prog = lbk_loaded_program(obj, program, &p);
 	int fd;
 
 	if (!prog)
@@ -170,7 +170,7 @@ struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *
 			  egress ? "egress" : "ingress", ifindex, strerror(-fd));
 		return NULL;
 	}
-	return add_link(obj, p, BPFKEYS_LINK_TCX, NULL, fd);
+	return lbk_attached(obj, p, BPFKEYS_LINK_TCX, NULL, fd);
 }
 
 struct bpfkeys_link *bpfkeys_attach(struct bpfkeys_object *obj, const char *program,
@@ -184,7 +184,7 @@ struct bpfkeys_link *bpfkeys_attach(struct bpfkeys_object *obj, const char *prog
 		lbk_error(obj, EINVAL, "program '%s': unknown attach flags 0x%x", program, flags);
 		return NULL;
 	}
-	prog = loaded_program(obj, program, &p);
+	prog = lbk_loaded_program(obj, program, &p);
 	if (!prog)
 		return NULL;
 	if (!(flags & BPFKEYS_ATTACH_OVERLAP)) {
@@ -203,7 +203,7 @@ struct bpfkeys_link *bpfkeys_attach(struct bpfkeys_object *obj, const char *prog
 			  bpf_program__section_name(prog), strerror(errno));
 		return NULL;
 	}
-	return add_link(obj, p, BPFKEYS_LINK_OVERLAP, link, -1);
+	return lbk_attached(obj, p, BPFKEYS_LINK_OVERLAP, link, -1);
 }
 
 int bpfkeys_link_fd(const struct bpfkeys_link *link)
@@ -216,6 +216,151 @@ bool bpfkeys_link_is_atomic(const struct bpfkeys_link *link)
 	return link->kind != BPFKEYS_LINK_OVERLAP;
 }
 
+int lbk_link_replace(struct bpfkeys_link *link, int from, int to)
+{
+	LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE, .old_prog_fd = from);
+
+	if (link->kind == BPFKEYS_LINK_TC)
+		return lbk_tc_replace(link, from, to);
+	return bpf_link_update(link->fd, to, &opts) ? -errno : 0;
+}
+
+static unsigned long pin_number(const struct bpfkeys_link *link)
+{
+	const char *colon = link->pin_path ? strrchr(link->pin_path, ':') : NULL;
+
+	return colon ? strtoul(colon + 1, NULL, 10) : 0;
+}
+
+void lbk_links_in_pin_order(struct bpfkeys_object *obj)
+{
+	struct bpfkeys_link *sorted = NULL, *l, *next, **pos;
+
+	/* insertion sort: an object has a few links */
+	for (l = obj->links; l; l = next) {
+		next = l->next;
+		for (pos = &sorted; *pos && pin_number(*pos) <= pin_number(l); pos = &(*pos)->next)
+			;
+		l->next = *pos;
+		*pos = l;
+	}
+	obj->links = sorted;
+}
+
+int lbk_flip_refusal(struct bpfkeys_object *obj, size_t program)
+{
+	const char *name = obj->programs[program].name;
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+	int fd = bpfkeys_program_fd(obj, name);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.type != BPF_PROG_TYPE_STRUCT_OPS)
+		return 0;
+	/* a new version would sit in a new struct_ops map that nothing registers */
+	return lbk_error(obj, EOPNOTSUPP,
+			 "program '%s' (section %s) is a struct_ops program: a flip would need "
+			 "its struct_ops map registered again with the new version (a struct_ops "
+			 "link updated with BPF_LINK_UPDATE), which libbpfkeys does not do; set "
+			 "its keys before bpfkeys_load",
+			 name, bpfkeys_program_section(obj, name));
+}
+
+struct bpfkeys_link *bpfkeys_link_next(const struct bpfkeys_object *obj,
+				       const struct bpfkeys_link *prev)
+{
+	return prev ? prev->next : obj->links;
+}
+
+const char *bpfkeys_link_program(const struct bpfkeys_link *link)
+{
+	return link->obj->programs[link->program].name;
+}
+
+const char *bpfkeys_program_section(const struct bpfkeys_object *obj, const char *program)
+{
+	for (size_t f = 0; f < obj->bk.function_count; f++)
+		if (obj->bk.functions[f].is_program && !strcmp(obj->bk.functions[f].name, program))
+			return obj->bk.sections[obj->bk.functions[f].section].name;
+	errno = ENOENT;
+	return NULL;
+}
+
+/* the kernel's view of a link: type and what it is attached to */
+static int link_info(const struct bpfkeys_link *link, struct bpf_link_info *info)
+{
+	uint32_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	return bpf_obj_get_info_by_fd(link->fd, info, &len) ? -errno : 0;
+}
+
+const char *bpfkeys_link_type(const struct bpfkeys_link *link)
+{
+	struct bpf_link_info info;
+	const char *name;
+
+	switch (link->kind) {
+	case BPFKEYS_LINK_XDP:
+		return "xdp";
+	case BPFKEYS_LINK_CGROUP:
+		return "cgroup";
+	case BPFKEYS_LINK_TCX:
+		return "tcx";
+	case BPFKEYS_LINK_NETNS:
+		return "netns";
+	case BPFKEYS_LINK_TC:
+		return "tc";
+	case BPFKEYS_LINK_OVERLAP:
+		break;
+	}
+	/* libbpf's name of the kernel's link type: raw_tracepoint, tracing, perf_event, ... */
+	if (link_info(link, &info))
+		return "unknown";
+	name = libbpf_bpf_link_type_str((enum bpf_link_type)info.type);
+	return name ? name : "unknown";
+}
+
+const char *bpfkeys_link_target(struct bpfkeys_link *link)
+{
+	struct bpf_link_info info;
+	char ifname[IF_NAMESIZE] = "";
+	const char *section;
+
+	switch (link->kind) {
+	case BPFKEYS_LINK_TC:
+		snprintf(link->target, sizeof(link->target),
+			 "ifindex %d (%s) %s, handle %u, priority %u", link->tc.ifindex,
+			 if_indextoname((unsigned int)link->tc.ifindex, ifname) ? ifname : "gone",
+			 link->tc.egress ? "egress" : "ingress", link->tc.handle,
+			 link->tc.priority);
+		return link->target;
+	case BPFKEYS_LINK_OVERLAP:
+		/* attached by the section name: libbpf's auto-attach read it */
+		section = bpfkeys_program_section(link->obj, bpfkeys_link_program(link));
+		snprintf(link->target, sizeof(link->target), "section %s", section ? section : "?");
+		return link->target;
+	default:
+		break;
+	}
+	if (link_info(link, &info)) {
+		snprintf(link->target, sizeof(link->target), "link fd %d: %s", link->fd,
+			 strerror(errno));
+		return link->target;
+	}
+	if (link->kind == BPFKEYS_LINK_CGROUP)
+		snprintf(link->target, sizeof(link->target), "cgroup id %llu",
+			 (unsigned long long)info.cgroup.cgroup_id);
+	else if (link->kind == BPFKEYS_LINK_NETNS)
+		snprintf(link->target, sizeof(link->target), "netns inode %u",
+			 info.netns.netns_ino);
+	else /* xdp and tcx: the ifindex comes first in both */
+		snprintf(link->target, sizeof(link->target), "ifindex %u (%s)", info.xdp.ifindex,
+			 if_indextoname(info.xdp.ifindex, ifname) ? ifname : "gone");
+	return link->target;
+}
+
 void lbk_link_release(struct bpfkeys_link *link)
 {
 	struct bpfkeys_link **pos;
@@ -224,7 +369,9 @@ void lbk_link_release(struct bpfkeys_link *link)
 		;
 	if (*pos)
 		*pos = link->next;
-	if (link->bpf_link)
+	if (link->kind == BPFKEYS_LINK_TC)
+		lbk_tc_detach(link);
+	else if (link->bpf_link)
 		bpf_link__destroy(link->bpf_link);
 	else
 		close(link->fd);

@@ -31,6 +31,8 @@ static const char *kind_name(enum bpfkeys_link_kind kind)
 		return "netns";
 	case BPFKEYS_LINK_OVERLAP:
 		return "attach-then-detach";
+	case BPFKEYS_LINK_TC:
+		return "tc";
 	}
 	return "?";
 }
@@ -179,16 +181,20 @@ static int do_step(struct bpfkeys_object *obj, struct lbk_flip_step *step,
 					 name, step->map_fd, step->index, strerror(errno));
 		return 0;
 	case LBK_STEP_LINK_UPDATE: {
-		/* BPF_F_REPLACE: fails rather than replace a program we did not put there */
-		LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE,
-			    .old_prog_fd = step->old_fd);
+		/* fails rather than replace a program we did not put there */
+		int err = lbk_link_replace(step->link, step->old_fd, step->new_fd);
 
-		if (bpf_link_update(step->link->fd, step->new_fd, &opts))
-			return lbk_error(obj, errno,
+		if (err && step->link->kind == BPFKEYS_LINK_TC)
+			return lbk_error(obj, err,
+					 "program '%s': tc filter on %s: replace failed: %s; no "
+					 "link was changed",
+					 name, bpfkeys_link_target(step->link), strerror(-err));
+		if (err)
+			return lbk_error(obj, err,
 					 "program '%s': link fd %d (%s): BPF_LINK_UPDATE "
 					 "failed: %s; no link was changed",
 					 name, step->link->fd, kind_name(step->link->kind),
-					 strerror(errno));
+					 strerror(-err));
 		return 0;
 	}
 	}
@@ -214,11 +220,8 @@ static int undo_step(struct bpfkeys_object *obj, struct lbk_flip_step *step)
 			  "restored to the old program: %s\n",
 			  obj->path, name, step->map_fd, step->index, strerror(errno));
 		return -1;
-	case LBK_STEP_LINK_UPDATE: {
-		LIBBPF_OPTS(bpf_link_update_opts, back, .flags = BPF_F_REPLACE,
-			    .old_prog_fd = step->new_fd);
-
-		if (!bpf_link_update(step->link->fd, step->old_fd, &back))
+	case LBK_STEP_LINK_UPDATE:
+		if (!lbk_link_replace(step->link, step->new_fd, step->old_fd))
 			return 0;
 		lbk_print(obj, LIBBPFKEYS_WARN,
 			  "libbpfkeys: %s: error: program '%s': link fd %d (%s) could not "
@@ -226,7 +229,6 @@ static int undo_step(struct bpfkeys_object *obj, struct lbk_flip_step *step)
 			  obj->path, name, step->link->fd, kind_name(step->link->kind),
 			  strerror(errno));
 		return -1;
-	}
 	}
 	return -1;
 }
@@ -361,6 +363,11 @@ int bpfkeys_flip(struct bpfkeys_object *obj, const struct bpfkeys_setting *setti
 	replaced = lbk_affected_programs(obj, new_on, affected);
 	if (!replaced)
 		goto commit_states;
+	for (size_t p = 0; p < obj->program_count && !err; p++)
+		if (affected[p])
+			err = lbk_flip_refusal(obj, p); /* struct_ops */
+	if (err)
+		goto out;
 	err = next_versions(obj, new_on, affected, prepared, next, &variant);
 	for (size_t p = 0; p < obj->program_count && !err; p++) {
 		const char *name = obj->programs[p].name;

@@ -49,6 +49,14 @@ enum bpfkeys_link_kind {
 	BPFKEYS_LINK_TCX,
 	BPFKEYS_LINK_NETNS,
 	BPFKEYS_LINK_OVERLAP,
+	BPFKEYS_LINK_TC, /* a legacy tc filter (attach_tc.c): no link, no fd */
+};
+
+/* where a legacy tc filter is: what bpf_tc_attach() chose */
+struct bpfkeys_tc_filter {
+	int ifindex;
+	bool egress;
+	unsigned int handle, priority;
 };
 
 struct bpfkeys_link {
@@ -58,6 +66,8 @@ struct bpfkeys_link {
 	struct bpf_link *bpf_link; /* libbpf's link, or NULL for tcx */
 	int fd; /* the link fd (tcx and pinned: ours) */
 	char *pin_path; /* where it is pinned, or NULL */
+	struct bpfkeys_tc_filter tc; /* BPFKEYS_LINK_TC only */
+	char target[96]; /* bpfkeys_link_target()'s answer */
 	struct bpfkeys_link *next;
 };
 
@@ -214,8 +224,31 @@ void lbk_put_retired(struct bpfkeys_object *obj);
 /* attach.c */
 struct bpfkeys_link *lbk_add_link(struct bpfkeys_object *obj, size_t program,
 				  enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd);
-/* close our reference (a pinned link stays attached) and free */
+/* close our reference (a pinned link stays attached; a tc filter, which
+ * no fd holds, is detached) and free */
 void lbk_link_release(struct bpfkeys_link *link);
+/* the program of a loaded object, or NULL with the object's error */
+struct bpf_program *lbk_loaded_program(struct bpfkeys_object *obj, const char *name,
+				       ssize_t *index);
+/* a link made by an attach call: pinned at once if the object is; on
+ * failure the attachment is undone (bpf_link or fd closed) */
+struct bpfkeys_link *lbk_attached(struct bpfkeys_object *obj, ssize_t program,
+				  enum bpfkeys_link_kind kind, struct bpf_link *bpf_link, int fd);
+/* what the link runs, from the program of fd from to the program of fd to,
+ * failing rather than replacing a program that is not from's: 0 or -errno
+ * with errno set (BPF_LINK_UPDATE with BPF_F_REPLACE, or a tc filter
+ * replaced in place) */
+int lbk_link_replace(struct bpfkeys_link *link, int from, int to);
+/* links opened from pins (readdir order) put back in attach order: by the N
+ * of their pin names PROG:N */
+void lbk_links_in_pin_order(struct bpfkeys_object *obj);
+
+/* 0, or the error of a program that a flip cannot replace (struct_ops) */
+int lbk_flip_refusal(struct bpfkeys_object *obj, size_t program);
+
+/* attach_tc.c */
+int lbk_tc_replace(struct bpfkeys_link *link, int from, int to);
+void lbk_tc_detach(struct bpfkeys_link *link);
 
 /* settings.c: the settings on a variant before its load (the maps' at the
  * initial load only; attach targets at every load) */

@@ -115,6 +115,11 @@ int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 	char name[300];
 	char *path;
 
+	if (link->kind == BPFKEYS_LINK_TC) /* attach_tc.c */
+		return lbk_error(obj, EOPNOTSUPP,
+				 "program '%s': a legacy tc filter is no BPF object and cannot be "
+				 "pinned (another process could not flip it); use tcx (Linux 6.6+)",
+				 obj->programs[link->program].name);
 	/* a new link of a holder whose directory was removed and pinned again
 	 * does not go into the new one */
 	if (lbk_pin_dir_check(obj))
@@ -262,6 +267,9 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 		return lbk_error(obj, EINVAL, "pin %s: load first", dir);
 	if (obj->pin_dir)
 		return lbk_error(obj, EBUSY, "pin %s: already pinned in %s", dir, obj->pin_dir);
+	for (struct bpfkeys_link *l = obj->links; l; l = l->next)
+		if (l->kind == BPFKEYS_LINK_TC) /* refused before anything is pinned */
+			return lbk_pin_link(obj, l);
 	err = check_names(obj, dir);
 	if (!err)
 		err = make_dir(obj, dir, &made);
@@ -451,6 +459,7 @@ static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
 		if ((unsigned int)strtoul(dot + 1, NULL, 10) >= obj->next_link_pin)
 			obj->next_link_pin = (unsigned int)strtoul(dot + 1, NULL, 10) + 1;
 	}
+	lbk_links_in_pin_order(obj);
 	if (d)
 		closedir(d);
 	free(path);

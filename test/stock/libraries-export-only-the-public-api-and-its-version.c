@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 // libbpfkeys.so has the SONAME libbpfkeys.so.<major> and exports exactly the
-// calls that <bpfkeys/libbpfkeys.h> declares, in its version nodes: none of
+// calls that <bpfkeys/libbpfkeys.h> declares, in LIBBPFKEYS_0.* version nodes: none of
 // bpfkeys' core (bk_*), elfobj (elfobj_*) or the library's internal lbk_*.
 // libbpfkeys.a (the core and elfobj prelinked inside) has exactly the same
 // global symbols.
@@ -13,7 +13,8 @@
 // SONAME: (SONAME) Library soname: [libbpfkeys.so.0]
 //
 // Every defined dynamic symbol is a public call (T) of a version node LIBBPFKEYS_0.*
-// (0.2.0, and 0.3.0 for the settings before load and the kernel probe):
+// (0.2.0, and 0.3.0 for the settings before load, prepared flips, the kernel probe,
+// legacy tc and the link getters):
 // RUN: nm -D --defined-only %build/libbpfkeys/libbpfkeys.so | FileCheck --check-prefix=KINDS %s
 // KINDS-NOT: {{ [^TA] }}
 // KINDS-NOT: @@LIBBPFKEYS_{{[^0]}}
@@ -25,7 +26,7 @@
 // RUN: nm --defined-only -g %build/libbpfkeys/libbpfkeys.a | awk 'NF == 3 { print $3 }' | sort > %t/static-globals
 // RUN: diff %t/declared %t/static-globals
 // RUN: wc -l < %t/exported | FileCheck --check-prefix=COUNT %s
-// COUNT: 43
+// COUNT: 49
 //
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o

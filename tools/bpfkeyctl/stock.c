@@ -41,14 +41,17 @@ static void usage(FILE *f)
 		"       bpfkeyctl-stock --help | --version\n"
 		"\n"
 		"Static keys on a stock kernel (libbpfkeys): OBJ is the object linked by\n"
-		"bpfld (with .static_keys). A flip loads, for every program that reaches\n"
-		"the key, its version for the new state against the same maps and swaps\n"
-		"its links atomically (BPF_LINK_UPDATE).\n"
+		"bpfld, or its bpfkeys resolve output. A flip loads, for every program that\n"
+		"reaches the key, its version for the new state against the same maps and\n"
+		"swaps its links atomically (BPF_LINK_UPDATE).\n"
 		"\n"
 		"  load   load OBJ with each key at its initial state (or --set), attach\n"
 		"         the programs named by --xdp / --cgroup (a cgroup v2 directory) /\n"
 		"         --netns (sk_lookup, flow dissector; NSFILE: /proc/PID/ns/net,\n"
-		"         /run/netns/NAME)\n"
+		"         /run/netns/NAME), and every tracing program (tracepoint, raw_tp,\n"
+		"         tp_btf, fentry/fexit, kprobe, lsm) where its section says (its\n"
+		"         link cannot be updated: a flip attaches the new version, then\n"
+		"         detaches the old one, and both run for a moment)\n"
 		"         and pin everything in PINDIR (on bpffs): PINDIR/progs/PROG is\n"
 		"         each program's current version. Before load, --set-global sets\n"
 		"         a global variable (.rodata, .data, .bss): VALUE is a C integer\n"
@@ -58,8 +61,9 @@ static void usage(FILE *f)
 		"  set    set each KEY on or off, all in one flip (every program that\n"
 		"         reaches one of them replaced once, all or nothing); says how\n"
 		"         many programs were replaced\n"
-		"  list   keys and their states, programs: ids and loaded sizes;\n"
-		"         --json: one object per key (state, programs) and per program\n"
+		"  list   keys and their states, programs: ids and loaded sizes, links:\n"
+		"         type and target; --json: one object per key (state, programs),\n"
+		"         per link and per program\n"
 		"\n"
 		"Exit status: 0 on success, 1 on error, 2 on a usage error.\n");
 }
@@ -230,6 +234,69 @@ static bool parse_max_entries(const char *s, __u32 *n)
 	return true;
 }
 
+static bool has_link(const struct bpfkeys_object *obj, const char *program)
+{
+	for (struct bpfkeys_link *l = bpfkeys_link_next(obj, NULL); l;
+	     l = bpfkeys_link_next(obj, l))
+		if (!strcmp(bpfkeys_link_program(l), program))
+			return true;
+	return false;
+}
+
+/* the program types whose section names where they run (libbpf auto-attaches them) */
+static bool attaches_by_section(enum bpf_prog_type type)
+{
+	switch (type) {
+	case BPF_PROG_TYPE_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE:
+	case BPF_PROG_TYPE_TRACING:
+	case BPF_PROG_TYPE_KPROBE:
+	case BPF_PROG_TYPE_LSM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Tracing programs (tracepoint, raw_tp, tp_btf, fentry/fexit, kprobe, LSM)
+ * attached where their section says, through libbpf's auto-attach: loading
+ * one is asking for it to run. Their links cannot be updated, so a flip
+ * attaches the new version before it detaches the old one (both run for a
+ * moment); the load says so. A section that names no target, or a target
+ * the kernel does not have, is an error: never a program that runs
+ * nowhere. Programs of other types run where --xdp/--cgroup/--netns put
+ * them, or through their pin.
+ */
+static int attach_by_section(struct bpfkeys_object *obj)
+{
+	for (size_t p = 0; p < bpfkeys_program_count(obj); p++) {
+		const char *name = bpfkeys_program_name(obj, p);
+		struct bpf_program *prog = bpfkeys_program(obj, name);
+		struct bpfkeys_link *link;
+
+		if (!prog || has_link(obj, name) || !attaches_by_section(bpf_program__type(prog)))
+			continue;
+		link = bpfkeys_attach(obj, name, BPFKEYS_ATTACH_OVERLAP);
+		if (!link) {
+			if (errno == EOPNOTSUPP)
+				return fail(
+					"program '%s' (section %s): the section names no "
+					"target to attach to (e.g. SEC(\"kprobe/FUNCTION\")), so "
+					"the program would run nowhere",
+					name, bpf_program__section_name(prog));
+			return fail("program '%s' (section %s): cannot attach what the section "
+				    "names: %s",
+				    name, bpf_program__section_name(prog), strerror(errno));
+		}
+		printf("%s: attached by its section %s (%s link; a flip attaches the new "
+		       "version before it detaches the old one: both run for a moment)\n",
+		       name, bpf_program__section_name(prog), bpfkeys_link_type(link));
+	}
+	return 0;
+}
+
 static int cmd_load(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -365,6 +432,8 @@ static int cmd_load(int argc, char **argv)
 		close(fd);
 		printf("%s: attached to %s (netns link)\n", netns[i], file);
 	}
+	if (attach_by_section(obj))
+		goto out;
 	if (bpfkeys_pin(obj, argv[optind + 1]))
 		goto out;
 	for (size_t k = 0; k < bpfkeys_key_count(obj); k++)
@@ -474,6 +543,17 @@ static void list_json(const struct bpfkeys_object *obj)
 		}
 		printf("]}");
 	}
+	printf("],\"links\":[");
+	for (struct bpfkeys_link *l = bpfkeys_link_next(obj, NULL); l;
+	     l = bpfkeys_link_next(obj, l)) {
+		printf("%s{\"program\":", l == bpfkeys_link_next(obj, NULL) ? "" : ",");
+		json_string(bpfkeys_link_program(l));
+		printf(",\"type\":");
+		json_string(bpfkeys_link_type(l));
+		printf(",\"target\":");
+		json_string(bpfkeys_link_target(l));
+		printf(",\"flip\":\"%s\"}", bpfkeys_link_is_atomic(l) ? "atomic" : "overlap");
+	}
 	printf("],\"programs\":[");
 	for (size_t p = 0; p < bpfkeys_program_count(obj); p++) {
 		const char *name = bpfkeys_program_name(obj, p);
@@ -542,6 +622,13 @@ static int cmd_list(int argc, char **argv)
 			printf("program %s: id %u, %u insns xlated, %u bytes jited\n", name,
 			       info.id, info.xlated_prog_len / 8, info.jited_prog_len);
 	}
+	for (struct bpfkeys_link *l = bpfkeys_link_next(obj, NULL); l;
+	     l = bpfkeys_link_next(obj, l))
+		printf("link of %s: %s, %s (%s)\n", bpfkeys_link_program(l), bpfkeys_link_type(l),
+		       bpfkeys_link_target(l),
+		       bpfkeys_link_is_atomic(l) ? "a flip updates it atomically"
+						 : "a flip attaches the new version, then detaches "
+						   "the old: both run for a moment");
 	bpfkeys_close(obj);
 	return 0;
 }

@@ -247,6 +247,17 @@ struct bpfkeys_link *bpfkeys_attach_netns(struct bpfkeys_object *obj, const char
 struct bpfkeys_link *bpfkeys_attach_tcx(struct bpfkeys_object *obj, const char *program,
 					int ifindex, bool egress);
 /*
+ * A legacy tc filter (cls_bpf on the clsact qdisc, made if missing), for
+ * kernels without tcx (before 6.6): libbpf's bpf_tc_attach(). A flip
+ * replaces the filter in place (BPF_TC_F_REPLACE, same handle and priority),
+ * atomically as a link update. A filter is not a link: bpfkeys_link_fd()
+ * is -1, it cannot be pinned (bpfkeys_pin refuses it, so another process
+ * cannot flip it), and bpfkeys_close() or bpfkeys_link_destroy() removes it
+ * (the qdisc stays).
+ */
+struct bpfkeys_link *bpfkeys_attach_tc(struct bpfkeys_object *obj, const char *program, int ifindex,
+				       bool egress);
+/*
  * libbpf's auto-attach by section name (kprobe, fentry, tracepoint, ...).
  * Their links cannot be updated: a flip attaches the new program, then
  * detaches the old one, and both run in between. Refused unless flags has
@@ -260,6 +271,26 @@ int bpfkeys_link_fd(const struct bpfkeys_link *link);
 bool bpfkeys_link_is_atomic(const struct bpfkeys_link *link);
 /* detach and free */
 int bpfkeys_link_destroy(struct bpfkeys_link *link);
+/* The object's links (its own and, opened from pins, the pinned ones), in
+ * attach order: bpfkeys_link_next(obj, NULL) is the first, NULL after the
+ * last. */
+struct bpfkeys_link *bpfkeys_link_next(const struct bpfkeys_object *obj,
+				       const struct bpfkeys_link *prev);
+/* the program the link runs (by name: its version changes with flips) */
+const char *bpfkeys_link_program(const struct bpfkeys_link *link);
+/* what kind of attachment: "xdp", "cgroup", "tcx", "netns", "tc" (legacy
+ * filter), or for a link attached by section name the kernel's link type in
+ * libbpf's words ("raw_tracepoint", "tracing", "perf_event", ...) */
+const char *bpfkeys_link_type(const struct bpfkeys_link *link);
+/* where it is attached: "ifindex 3 (veth0)", "cgroup id 42", "netns inode
+ * 4026531840", "ifindex 3 (veth0) ingress, handle 1, priority 1", or for a
+ * link attached by section name "section tp/syscalls/sys_enter_getppid";
+ * valid until the next call for the same link */
+const char *bpfkeys_link_target(struct bpfkeys_link *link);
+/* the ELF section of a program ("xdp", "raw_tp/sys_enter", ...): what
+ * libbpf's auto-attach (bpfkeys_attach) reads; NULL with errno ENOENT if
+ * there is no such program */
+const char *bpfkeys_program_section(const struct bpfkeys_object *obj, const char *program);
 
 /*
  * Pins, for another process to flip (bpfkeyctl, a daemon): after load and
