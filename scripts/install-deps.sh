@@ -2,7 +2,26 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Installs everything the build, the tests and the demo need on a brand-new
 # Debian 12 machine. Idempotent: a machine that has it all spends ~1 s here.
+#
+#   scripts/install-deps.sh            everything (LLVM and kernel builds, qemu, tests)
+#   scripts/install-deps.sh --stock    only what the stock-kernel path needs: Debian's
+#                                      clang-22, the tools, libbpfkeys and the examples
 set -euo pipefail
+
+stock_only=false
+case ${1:-} in
+--stock) stock_only=true ;;
+"") ;;
+*)
+	echo "install-deps: usage: install-deps.sh [--stock]" >&2
+	exit 2
+	;;
+esac
+
+# the stock-kernel path: compile with Debian's clang, build bpfld, bpfkeys,
+# libbpfkeys and bpfkeyctl-stock, run the examples
+stock_packages=(clang-22 cmake ninja-build gcc make pkg-config libelf-dev libbpf-dev
+	zlib1g-dev bpftool iproute2)
 
 packages=(
 	# stock compilers the runtime header is tested with (test/compilers);
@@ -34,12 +53,14 @@ packages=(
 	dpkg-dev file groff-base
 )
 
+$stock_only && packages=("${stock_packages[@]}")
+
 # arm64 (BPFSK_ARCH=arm64; scripts/test.sh asks for it): cross-built
 # kernel and static test programs, booted by qemu-system-aarch64; Debian
 # multiarch arm64 libraries for the cross-built libbpf and the programs
 # linked against it
 arm64=false
-[ "${BPFSK_ARCH:-x86_64}" = arm64 ] && arm64=true
+[ "${BPFSK_ARCH:-x86_64}" = arm64 ] && ! $stock_only && arm64=true
 if $arm64; then
 	packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
 		libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64)

@@ -18,6 +18,8 @@
 // CHECK-NEXT: key key_b: on
 // CHECK-NEXT: program flip_one: id [[ONE:[0-9]+]],
 // CHECK-NEXT: program flip_two: id [[TWO:[0-9]+]],
+// CHECK-NEXT: link of flip_one: xdp, ifindex {{[0-9]+}} (veth_rx) (a flip updates it atomically)
+// CHECK-NEXT: link of flip_two: xdp, ifindex {{[0-9]+}} (veth_tx) (a flip updates it atomically)
 // CHECK-NEXT: link flip_one:0 runs program [[ONE]]
 // CHECK-NEXT: link flip_two:1 runs program [[TWO]]
 // CHECK-LABEL: == set both off
@@ -29,5 +31,7 @@
 // CHECK-NEXT: key key_b: off
 // CHECK-NEXT: program flip_one: id [[ONE2:[0-9]+]],
 // CHECK-NEXT: program flip_two: id [[TWO2:[0-9]+]],
+// CHECK-NEXT: link of flip_one: xdp, ifindex {{[0-9]+}} (veth_rx) (a flip updates it atomically)
+// CHECK-NEXT: link of flip_two: xdp, ifindex {{[0-9]+}} (veth_tx) (a flip updates it atomically)
 // CHECK-NEXT: link flip_one:0 runs program [[ONE2]]
 // CHECK-NEXT: link flip_two:1 runs program [[TWO2]]
