@@ -10,7 +10,7 @@
 // again, the short program filters on with the same maps.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: make -s -C %repo/examples/xdp-filter OUTPUT=%t/ BPFSK_BUILD=%build CLANG=/usr/lib/llvm-22/bin/clang CC="%stock_cc"
+// RUN: make -s -C %repo/examples/xdp-filter OUTPUT=%t BUILD=%build BPF_CLANG=/usr/lib/llvm-22/bin/clang CC="%stock_cc"
 // RUN: %t/xdp-filter --demo %t/xdp_filter.o 2>&1 | FileCheck %s
 //
 // CHECK: loaded {{.*}}xdp_filter.o: blocked UDP port 53 (.rodata), sources map of 4 entries
