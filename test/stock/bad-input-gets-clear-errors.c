@@ -11,7 +11,7 @@
 // RUN: %bpfkeys resolve %t/linked.o -o %t/resolved.o
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/no_keys.c -o %t/no_keys.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o %t/resolved.o %t/no_keys.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o %t/resolved.o %t/no_keys.o 2>&1 | FileCheck %s
 #include <net/if.h>
 
 #include "stock_test.h"

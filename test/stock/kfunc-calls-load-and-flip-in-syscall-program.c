@@ -9,7 +9,7 @@
 // RUN: %bpf_cc %bpf_cflags -c -DKFUNC_PROG_SEC='"syscall"' %S/../bpfkeys/Inputs/kfunc_call.c -o %t/in.o
 // RUN: %bpfld -o %t/linked.o %t/in.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o | FileCheck %s
+// RUN: %run %t/test %t/linked.o | FileCheck %s
 #include "stock_test.h"
 
 static int run_syscall(struct bpfkeys_object *obj)

@@ -17,7 +17,7 @@
 // RUN: %clang %bpf_cflags -c %stock_inputs/no_keys.c -o %t/no_keys.o
 // RUN: echo 'not an object' > %t/text.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o %t/no_keys.o %t/text.o 2>%t/stderr | FileCheck %s
+// RUN: %run %t/test %t/linked.o %t/no_keys.o %t/text.o 2>%t/stderr | FileCheck %s
 // RUN: FileCheck --check-prefix=STDERR %s < %t/stderr
 #include "stock_test.h"
 
