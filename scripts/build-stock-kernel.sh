@@ -56,6 +56,7 @@ kept=$cache/stock-out-$series
 outputs=(bzImage config release)
 
 if [ -e "$stamp" ]; then
+	mkdir -p "$out"
 	for f in "${outputs[@]}"; do
 		cmp -s "$kept/$f" "$out/$f" || cp "$kept/$f" "$out/$f"
 	done
@@ -109,6 +110,7 @@ mkdir -p "$kept"
 cp "$obj/arch/x86/boot/bzImage" "$kept/bzImage"
 cp "$obj/.config" "$kept/config"
 make -s -C "$tree" O="$obj" kernelrelease >"$kept/release"
+mkdir -p "$out"
 for f in "${outputs[@]}"; do cp "$kept/$f" "$out/$f"; done
 
 rm -f "$cache"/stock-kernel-"$series"-stamp-*
