@@ -4,7 +4,7 @@
 # and, cross-built, arm64), runs the fuzz smoke tests (regression corpus,
 # fixed seed and runs), a fixed mutation campaign and the whole lit suite
 # (including the qemu kernel tests), then the kernel and e2e suites again on
-# the arm64 kernel and test/stock on Debian's unpatched 6.1 kernel
+# the arm64 kernel and test/stock on Debian's unpatched 6.1 and 6.12 kernels
 # under qemu, and ends with one "N passed, N failed" line.
 #
 # Everything is built into build-asan/ (BPFSK_ASAN_BUILD to move it), not
@@ -33,8 +33,9 @@ step "C tools with ASan/UBSan (in $build)"
 cmake -S . -B "$build" -G Ninja -DBPFSK_SANITIZE=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 
-step "Debian's stock kernel 6.1 (x86_64) for test/stock under qemu"
+step "Debian's stock kernels 6.1 and 6.12 (x86_64) for test/stock under qemu"
 ./scripts/build-stock-kernel.sh 6.1
+./scripts/build-stock-kernel.sh 6.12
 
 if [ -x scripts/build-kernel.sh ]; then
 	step "patched kernel (x86_64)"
@@ -85,13 +86,14 @@ run_lit --param arch=arm64 test/kernel test/e2e
 step "lit (BPF objects from Debian's clang-22: test/stock, one e2e test per arch)"
 run_lit --param bpf_cc=clang-22 test/stock test/e2e/loader-flips-per-program-and-per-key.c
 run_lit --param bpf_cc=clang-22 --param arch=arm64 test/e2e/loader-flips-per-program-and-per-key.c
-# test/stock again on Debian's unpatched 6.1 under qemu (the host
+# test/stock again on Debian's unpatched 6.1 and 6.12 under qemu (the host
 # runs it on its own kernel above): the commands that need the kernel run in
 # the guest. A test that a kernel cannot run (REQUIRES: on a feature derived
 # from its version, as tcx before 6.6) is reported as unsupported there; the
 # counts of these runs go to their own log, checked below.
-step "lit (test/stock on Debian's stock 6.1 under qemu)"
+step "lit (test/stock on Debian's stock 6.1 and 6.12 under qemu)"
 run_lit --log "$stock_log" --param stock_kernel=6.1 test/stock
+run_lit --log "$stock_log" --param stock_kernel=6.12 test/stock
 # (awk, not grep: a grep that matches nothing would end the script under pipefail)
 count() { awk -v re="$1" '$0 ~ re { sub(/.*: */, ""); s += $1 } END { print s + 0 }' "${2:-$log}"; }
 passed=$(( $(count '^ *Passed *:') + $(count '^ *Passed *:' "$stock_log") ))
