@@ -11,7 +11,8 @@
 #   run, flip a key with the patched tree's bpftool (`bpftool static-key
 #   set`), run again and show the JIT image change; then the same
 #   linked object on the host's stock kernel, flipped at run time by program
-#   replacement (bpfkeyctl-stock, examples/demo/stock-session.sh); last, lower
+#   replacement (bpfkeyctl-stock, examples/demo/stock-session.sh; on Debian's
+#   stock 6.1 or 6.12 under qemu with BPFSK_DEMO_STOCK_KERNEL=6.1); last, lower
 #   it with `bpfkeys lower` for fixed states and run that on the host.
 # Every run prints the XDP action it should return and the one it returned;
 # the demo exits 1 if any differs (examples/demo/packet.c says which is which).
@@ -70,12 +71,22 @@ guest=ok
 BPFSK_QEMU_FILES=$out/files ./scripts/qemu-run.sh "$repo/examples/demo/guest.c" |
 	grep -av -e '^=== ' -e '^qemu-run: all' || guest=failed
 
-step "the same linked object on the host's stock kernel (no qemu), flipped at run time: examples/demo/stock-session.sh"
+# BPFSK_DEMO_STOCK_KERNEL=6.1 (or 6.12) runs this half on Debian's unpatched
+# kernel of that version under qemu instead (scripts/stock-guest-run.sh)
+stock_kernel=${BPFSK_DEMO_STOCK_KERNEL:-}
+stock_guest=()
+where="the host's stock kernel (no qemu)"
+if [ -n "$stock_kernel" ]; then
+	./scripts/build-stock-kernel.sh "$stock_kernel"
+	stock_guest=(./scripts/stock-guest-run.sh --kernel "$stock_kernel" --rw "$out" --)
+	where="Debian's stock $stock_kernel kernel (qemu)"
+fi
+step "the same linked object on $where, flipped at run time: examples/demo/stock-session.sh"
 stock=ok
 bpftool=$(command -v bpftool || true)
 [ -n "$bpftool" ] || [ ! -x "$build/kernel/bpftool" ] || bpftool=$build/kernel/bpftool
-BPFTOOL=$bpftool ./examples/demo/stock-session.sh "$bin/bpfkeyctl" "$bin/bpfkeyctl-stock" \
-	"$out/demo.linked.o" || stock=failed
+BPFTOOL=$bpftool "${stock_guest[@]}" ./examples/demo/stock-session.sh "$bin/bpfkeyctl" \
+	"$bin/bpfkeyctl-stock" "$out/demo.linked.o" || stock=failed
 
 # shellcheck source=examples/demo/xdp_actions.sh
 . "$repo/examples/demo/xdp_actions.sh"	# xdp_name, xdp_value

@@ -46,6 +46,9 @@ packages=(
 	# test/stock: veth pairs in a network namespace (ip link); strace kills a
 	# pinned flip at each of its syscalls
 	iproute2 strace
+	# test/stock on Debian's stock kernels under qemu (scripts/build-stock-kernel.sh):
+	# Debian 12's own kernel; the 6.12 source is above
+	linux-source-6.1
 	# scripts/upstream-suites-maps.sh: the selftests Makefile copies a test
 	# runner's extra files with rsync
 	rsync

@@ -9,7 +9,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 #include <net/if.h>
 
 #include "stock_test.h"

@@ -8,7 +8,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_progs.c -o %t/progs.o
 // RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
-// RUN: bash %stock_inputs/bpfkeyctl-stock-list-json-session.sh %bpfkeyctl-stock %t/linked.o %t 2>&1 | FileCheck %s
+// RUN: %run bash %stock_inputs/bpfkeyctl-stock-list-json-session.sh %bpfkeyctl-stock %t/linked.o %t 2>&1 | FileCheck %s
 // RUN: python3 -m json.tool %t/before.json > /dev/null
 // RUN: python3 -m json.tool %t/after.json > /dev/null
 //

@@ -8,7 +8,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/sk_lookup_counter.c -o %t/counter.o
 // RUN: %bpfld -o %t/linked.o %t/counter.o
-// RUN: unshare -n bash %stock_inputs/bpfkeyctl-stock-netns-session.sh %bpfkeyctl-stock %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run unshare -n bash %stock_inputs/bpfkeyctl-stock-netns-session.sh %bpfkeyctl-stock %t/linked.o 2>&1 | FileCheck %s
 //
 // CHECK-LABEL: == load
 // CHECK-NEXT: count_lookups: attached to /proc/self/ns/net (netns link)

@@ -11,7 +11,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %stock_cc %stock_inputs/pinned_run.c -lbpf -o %t/pinned_run
-// RUN: bash %stock_inputs/bpfkeyctl-stock-session.sh %bpfkeyctl-stock %t/linked.o %t/pinned_run 2>&1 | FileCheck %s
+// RUN: %run bash %stock_inputs/bpfkeyctl-stock-session.sh %bpfkeyctl-stock %t/linked.o %t/pinned_run 2>&1 | FileCheck %s
 //
 // CHECK-LABEL: == load
 // CHECK-NEXT: key key_a: off

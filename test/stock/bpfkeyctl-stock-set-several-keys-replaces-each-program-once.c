@@ -10,7 +10,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %stock_cc %stock_inputs/pinned_run.c -lbpf -o %t/pinned_run
-// RUN: bash %stock_inputs/bpfkeyctl-stock-set-several-session.sh %bpfkeyctl-stock %t/linked.o %t/pinned_run 2>&1 | FileCheck %s
+// RUN: %run bash %stock_inputs/bpfkeyctl-stock-set-several-session.sh %bpfkeyctl-stock %t/linked.o %t/pinned_run 2>&1 | FileCheck %s
 //
 // CHECK-LABEL: == set key_a=on no_such_key=on
 // CHECK-NEXT: libbpfkeys: /sys/fs/bpf/bpfkeyctl-stock-several-{{[0-9]+}}: error: no static key named 'no_such_key'

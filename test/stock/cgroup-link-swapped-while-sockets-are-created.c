@@ -9,7 +9,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/cgroup_counter.c -o %t/cgroup.o
 // RUN: %bpfld -o %t/linked.o %t/cgroup.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 300 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 300 | FileCheck %s
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -11,7 +11,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %demo/classify.c -o %t/classify.o
 // RUN: %bpfld -o %t/demo.o %t/packet.o %t/classify.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/demo.o | FileCheck %s
+// RUN: %run %t/test %t/demo.o | FileCheck %s
 #include "stock_test.h"
 
 static uint32_t id_xdp, id_fast;

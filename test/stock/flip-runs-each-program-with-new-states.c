@@ -11,7 +11,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o | FileCheck %s
+// RUN: %run %t/test %t/linked.o | FileCheck %s
 #include "stock_test.h"
 
 static void show(struct bpfkeys_object *obj, const char *what, int replaced)

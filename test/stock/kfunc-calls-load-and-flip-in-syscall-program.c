@@ -4,12 +4,14 @@
 // loads: the calls and their relocations go through the in-memory lowering
 // untouched, and libbpf resolves them against the kernel's BTF each time.
 // The program is a syscall program, run by BPF_PROG_TEST_RUN without data.
+// bpf_rcu_read_lock() is a kfunc from 6.2 on (6.1 has no such kfunc).
+// REQUIRES: kfunc-bpf-rcu-read-lock
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %bpf_cc %bpf_cflags -c -DKFUNC_PROG_SEC='"syscall"' %S/../bpfkeys/Inputs/kfunc_call.c -o %t/in.o
 // RUN: %bpfld -o %t/linked.o %t/in.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o | FileCheck %s
+// RUN: %run %t/test %t/linked.o | FileCheck %s
 #include "stock_test.h"
 
 static int run_syscall(struct bpfkeys_object *obj)

@@ -35,7 +35,7 @@
 // RUN: readelf -d %t/test | FileCheck --check-prefix=NEEDED %s
 // NEEDED: (NEEDED) Shared library: [libbpfkeys.so.0]
 // RUN: grep -oE '^project\(bpf_static_keys VERSION [0-9.]+' %repo/CMakeLists.txt > %t/out
-// RUN: %t/test %t/linked.o >> %t/out
+// RUN: %run %t/test %t/linked.o >> %t/out
 // RUN: FileCheck %s < %t/out
 // CHECK: project(bpf_static_keys VERSION [[MAJOR:[0-9]+]].[[MINOR:[0-9]+]].[[PATCH:[0-9]+]]
 // CHECK-NEXT: built against [[MAJOR]].[[MINOR]].[[PATCH]] ([[MAJOR]] [[MINOR]] [[PATCH]])

@@ -8,7 +8,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o %t
+// RUN: %run %t/test %t/linked.o %t
 // RUN: %bpfkeys lower %t/linked.o -o %t/cli-initial.o
 // RUN: cmp %t/cli-initial.o %t/lib-initial.o
 // RUN: %bpfkeys lower --set key_a=on %t/linked.o -o %t/cli-a-on.o

@@ -7,7 +7,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flips_from_bpf.c -o %t/flips.o
 // RUN: %bpfld -o %t/linked.o %t/flips.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 #include "stock_test.h"
 
 int main(int argc, char **argv)

@@ -10,7 +10,7 @@
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: truncate -s 256M %t/big.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %limit_memory %t/test %t/big.o %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %limit_memory %t/test %t/big.o %t/linked.o 2>&1 | FileCheck %s
 // RUN: rm %t/big.o
 #include "stock_test.h"
 

@@ -12,7 +12,7 @@
 // RUN: %clang %bpf_cflags -c %e2e_inputs/e2e_shared.c -o %t/shared.o
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: %stock_cc %s -Wl,--wrap=calloc,--wrap=malloc,--wrap=realloc %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 #include "stock_test.h"
 #include "refuse_nth_allocation.h"
 

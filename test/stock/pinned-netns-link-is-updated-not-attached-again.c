@@ -11,7 +11,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/sk_lookup_counter.c -o %t/counter.o
 // RUN: %bpfld -o %t/linked.o %t/counter.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 #include <fcntl.h>
 #include <netinet/in.h>
 

@@ -18,7 +18,7 @@
 // RUN: %bpfld -o %t/flips_linked.o %t/flips.o
 // RUN: echo 'not an object' > %t/text.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o %t/flips_linked.o %t/text.o 2>%t/stderr | FileCheck %s
+// RUN: %run %t/test %t/linked.o %t/flips_linked.o %t/text.o 2>%t/stderr | FileCheck %s
 // RUN: FileCheck --check-prefix=STDERR %s < %t/stderr
 #include "stock_test.h"
 

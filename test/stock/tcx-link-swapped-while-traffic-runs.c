@@ -4,12 +4,14 @@
 // driven by frames from its peer while another thread flips mode_a and
 // mode_b together: no run saw a mix, the runs counted equal the frames
 // sent, and the link runs the program of the last flip.
+// The kernel has no tcx before 6.6 (6.1 has only legacy tc).
+// REQUIRES: tcx
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/state_counter.c -o %t/counter.o
 // RUN: %bpfld -o %t/linked.o %t/counter.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 300 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 300 | FileCheck %s
 #include "veth_traffic.h"
 
 int main(int argc, char **argv)

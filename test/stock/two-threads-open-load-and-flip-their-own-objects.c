@@ -13,7 +13,7 @@
 // RUN: %bpfld -o %t/linked.o %t/progs.o %t/shared.o
 // RUN: echo 'not an object' > %t/text.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o %t/text.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o %t/text.o 2>&1 | FileCheck %s
 #include <pthread.h>
 
 #include "stock_test.h"

@@ -10,7 +10,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/rejected_when_on.c -o %t/rejected.o
 // RUN: %bpfld -o %t/linked.o %t/rejected.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o > %t/out 2> %t/err
+// RUN: %run %t/test %t/linked.o > %t/out 2> %t/err
 // RUN: FileCheck %s < %t/out
 // RUN: FileCheck %s --check-prefix=STDERR < %t/err
 #include "veth_traffic.h"
