@@ -13,7 +13,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/fentry_counter.c -o %t/fentry.o
 // RUN: %bpfld -o %t/fentry-linked.o %t/fentry.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/filter-linked.o %t/fentry-linked.o | FileCheck %s
+// RUN: %run %t/test %t/filter-linked.o %t/fentry-linked.o | FileCheck %s
 #include "settings_test.h"
 
 int main(int argc, char **argv)

@@ -13,7 +13,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/kprobe_nowhere.c -o %t/nowhere.o
 // RUN: %bpfld -o %t/nowhere-linked.o %t/nowhere.o
 // RUN: %stock_cc %stock_inputs/pinned_getppid_calls.c -lbpf -o %t/calls
-// RUN: unshare -m bash %stock_inputs/bpfkeyctl-stock-tracing-session.sh %bpfkeyctl-stock %t/tracing.o %t/nowhere-linked.o %t/calls 2>&1 | FileCheck %s
+// RUN: %run unshare -m bash %stock_inputs/bpfkeyctl-stock-tracing-session.sh %bpfkeyctl-stock %t/tracing.o %t/nowhere-linked.o %t/calls 2>&1 | FileCheck %s
 //
 // CHECK-LABEL: == load
 // CHECK-NEXT: count_tracepoint: attached by its section tp/syscalls/sys_enter_getppid (perf_event link; a flip attaches the new version before it detaches the old one: both run for a moment)

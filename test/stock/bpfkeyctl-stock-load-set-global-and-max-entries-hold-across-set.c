@@ -10,7 +10,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/settings_filter.c -o %t/filter.o
 // RUN: %bpfld -o %t/linked.o %t/filter.o
 // RUN: %stock_cc %stock_inputs/pinned_run.c -lbpf -o %t/pinned_run
-// RUN: bash %stock_inputs/bpfkeyctl-stock-settings-session.sh %bpfkeyctl-stock %t/linked.o %t/pinned_run 2>&1 | FileCheck %s
+// RUN: %run bash %stock_inputs/bpfkeyctl-stock-settings-session.sh %bpfkeyctl-stock %t/linked.o %t/pinned_run 2>&1 | FileCheck %s
 //
 // CHECK-LABEL: == load
 // CHECK-NEXT: global filter_value: set

@@ -9,21 +9,21 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/settings_filter.c -o %t/filter.o
 // RUN: %bpfld -o %t/linked.o %t/filter.o
-// RUN: not %bpfkeyctl-stock load --set-global filter_value %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=NO-VALUE
-// RUN: sh -c "%bpfkeyctl-stock load --set-global filter_value %t/linked.o %t/pins 2>/dev/null; test \$? -eq 2"
-// RUN: not %bpfkeyctl-stock load --set-global filter_value=0x100000000 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=TOO-BIG
-// RUN: sh -c "%bpfkeyctl-stock load --set-global filter_value=0x100000000 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 2"
-// RUN: not %bpfkeyctl-stock load --set-global tag=0x1234 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=SHORT-BYTES
-// RUN: sh -c "%bpfkeyctl-stock load --set-global tag=0x1234 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 2"
-// RUN: not %bpfkeyctl-stock load --set-global tag=sixteen-chars-xx %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=LONG-STRING
-// RUN: not %bpfkeyctl-stock load --max-entries slots=0 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: sh -c "%bpfkeyctl-stock load --max-entries slots=0 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 2"
-// RUN: not %bpfkeyctl-stock load --max-entries slots=4294967296 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=HUGE
-// RUN: not %bpfkeyctl-stock load --max-entries slots=-1 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// RUN: not %bpfkeyctl-stock load --set-global no_such_var=1 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=NO-VAR
-// RUN: sh -c "%bpfkeyctl-stock load --set-global no_such_var=1 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 1"
-// RUN: not %bpfkeyctl-stock load --max-entries no_such_map=4 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=NO-MAP
-// RUN: sh -c "%bpfkeyctl-stock load --max-entries no_such_map=4 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 1"
+// RUN: not %run %bpfkeyctl-stock load --set-global filter_value %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=NO-VALUE
+// RUN: %run sh -c "%bpfkeyctl-stock load --set-global filter_value %t/linked.o %t/pins 2>/dev/null; test \$? -eq 2"
+// RUN: not %run %bpfkeyctl-stock load --set-global filter_value=0x100000000 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=TOO-BIG
+// RUN: %run sh -c "%bpfkeyctl-stock load --set-global filter_value=0x100000000 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 2"
+// RUN: not %run %bpfkeyctl-stock load --set-global tag=0x1234 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=SHORT-BYTES
+// RUN: %run sh -c "%bpfkeyctl-stock load --set-global tag=0x1234 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 2"
+// RUN: not %run %bpfkeyctl-stock load --set-global tag=sixteen-chars-xx %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=LONG-STRING
+// RUN: not %run %bpfkeyctl-stock load --max-entries slots=0 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: %run sh -c "%bpfkeyctl-stock load --max-entries slots=0 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 2"
+// RUN: not %run %bpfkeyctl-stock load --max-entries slots=4294967296 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not %run %bpfkeyctl-stock load --max-entries slots=-1 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not %run %bpfkeyctl-stock load --set-global no_such_var=1 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=NO-VAR
+// RUN: %run sh -c "%bpfkeyctl-stock load --set-global no_such_var=1 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 1"
+// RUN: not %run %bpfkeyctl-stock load --max-entries no_such_map=4 %t/linked.o %t/pins 2>&1 | FileCheck %s --check-prefix=NO-MAP
+// RUN: %run sh -c "%bpfkeyctl-stock load --max-entries no_such_map=4 %t/linked.o %t/pins 2>/dev/null; test \$? -eq 1"
 // RUN: test ! -e %t/pins
 // NO-VALUE: {{^}}bpfkeyctl-stock: error: 'filter_value': expected NAME=VALUE
 // TOO-BIG: {{^}}bpfkeyctl-stock: error: --set-global filter_value=0x100000000: 'filter_value' has 4 bytes: expected a C integer that fits in them, or a string of at most 3 characters

@@ -8,7 +8,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
 // RUN: %bpfld -o %t/linked.o %t/pair.o
-// RUN: unshare -n bash %stock_inputs/set-killed-between-links-session.sh %bpfkeyctl-stock %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run unshare -n bash %stock_inputs/set-killed-between-links-session.sh %bpfkeyctl-stock %t/linked.o 2>&1 | FileCheck %s
 //
 // CHECK-LABEL: == set, killed after the first link update
 // CHECK-NEXT: exit 137

@@ -11,7 +11,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
 // RUN: %bpfld -o %t/linked.o %t/pair.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 //
 // CHECK: libbpfkeys: {{.*}}linked.o: error: /sys/fs/bpf/bpfkeys-reloaded-{{[0-9]+}}: removed (and maybe pinned again) since it was opened: the lock is on the old directory; open it again
 // CHECK-NEXT: A's flip: Stale file handle

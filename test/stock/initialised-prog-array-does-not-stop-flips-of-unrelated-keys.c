@@ -8,7 +8,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/tail_call_target.c -o %t/tail.o
 // RUN: %bpfld -o %t/linked.o %t/tail.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 #include "stock_test.h"
 
 int main(int argc, char **argv)

@@ -8,7 +8,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/long_key_name.c -o %t/long.o
 // RUN: %bpfld -o %t/linked.o %t/long.o
 // RUN: rm -rf /sys/fs/bpf/bpfkeys-long-key-test
-// RUN: not %bpfkeyctl-stock load %t/linked.o /sys/fs/bpf/bpfkeys-long-key-test 2>&1 | FileCheck %s
+// RUN: not %run %bpfkeyctl-stock load %t/linked.o /sys/fs/bpf/bpfkeys-long-key-test 2>&1 | FileCheck %s
 // RUN: not ls /sys/fs/bpf/bpfkeys-long-key-test 2>&1 | FileCheck %s --check-prefix=GONE
 //
 // CHECK: libbpfkeys: {{.*}}linked.o: error: pin /sys/fs/bpf/bpfkeys-long-key-test: key 'long_key_{{k+}}': a name of 250 characters (pins keep 247)

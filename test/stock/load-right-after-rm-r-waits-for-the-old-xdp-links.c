@@ -8,7 +8,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
 // RUN: %bpfld -o %t/linked.o %t/pair.o
-// RUN: unshare -n bash %stock_inputs/reload-after-remove.sh %bpfkeyctl-stock %t/linked.o 120 2>&1 | FileCheck %s
+// RUN: %run unshare -n bash %stock_inputs/reload-after-remove.sh %bpfkeyctl-stock %t/linked.o 120 2>&1 | FileCheck %s
 //
 // CHECK-NOT: busy
 // CHECK: reloads: 120, loaded 120, busy 0, other errors 0

@@ -10,7 +10,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
 // RUN: %bpfld -o %t/linked.o %t/pair.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 //
 // CHECK: libbpfkeys: {{.*}}linked.o: error: pin /sys/fs/bpf/bpfkeys-pin-fails-{{[0-9]+}}/links/flip_two:1: File exists
 // CHECK-NEXT: pin: File exists

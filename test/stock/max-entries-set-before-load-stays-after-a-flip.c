@@ -8,7 +8,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/settings_filter.c -o %t/filter.o
 // RUN: %bpfld -o %t/linked.o %t/filter.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o | FileCheck %s
+// RUN: %run %t/test %t/linked.o | FileCheck %s
 #include "settings_test.h"
 
 /* how many keys slots takes from key 0 on, trying one past limit */

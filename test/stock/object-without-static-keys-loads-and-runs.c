@@ -9,9 +9,9 @@
 // RUN: %bpfld -o %t/linked.o %t/no_keys.o
 // RUN: %bpfkeys resolve %t/linked.o -o %t/resolved.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/no_keys.o | FileCheck %s
-// RUN: %t/test %t/linked.o | FileCheck %s
-// RUN: %t/test %t/resolved.o | FileCheck %s
+// RUN: %run %t/test %t/no_keys.o | FileCheck %s
+// RUN: %run %t/test %t/linked.o | FileCheck %s
+// RUN: %run %t/test %t/resolved.o | FileCheck %s
 // CHECK: keys 0, programs 1: plain
 // CHECK-NEXT: plain returns 2
 // CHECK-NEXT: flip of no key: replaced 0

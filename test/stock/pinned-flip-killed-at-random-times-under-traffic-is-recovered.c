@@ -12,7 +12,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
 // RUN: %bpfld -o %t/linked.o %t/pair.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 1000 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 1000 2>&1 | FileCheck %s
 //
 // CHECK: kills: 1000, during a flip {{[1-9][0-9]*}}, after it {{[0-9]+}}, consistent after recovery 1000
 // CHECK-NEXT: frames counted by the programs while flipping: yes

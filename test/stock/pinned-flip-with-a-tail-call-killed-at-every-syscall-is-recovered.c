@@ -23,7 +23,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/tail_call_pair.c -o %t/tail.o
 // RUN: %bpfld -o %t/linked.o %t/tail.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 //
 // CHECK: flip under strace: bpf {{[1-9][0-9]*}}, rename {{[1-9][0-9]*}}, unlink {{[1-9][0-9]*}} syscalls; the entry moves at bpf #{{[1-9][0-9]*}}, before the link update at bpf #{{[1-9][0-9]*}}
 // CHECK-NEXT: kill points: [[N:[0-9]+]], killed [[N]], consistent after recovery [[N]]

@@ -9,7 +9,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
 // RUN: %bpfld -o %t/linked.o %t/pair.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 //
 // CHECK: libbpfkeys: /sys/fs/bpf/bpfkeys-meta-frozen-{{[0-9]+}}: error: /sys/fs/bpf/bpfkeys-meta-frozen-{{[0-9]+}}/meta: Operation not permitted
 // CHECK-NEXT: flip: Operation not permitted

@@ -13,7 +13,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/raw_tp_counter.c -o %t/raw_tp.o
 // RUN: %bpfld -o %t/linked.o %t/raw_tp.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 //
 // CHECK: flip under strace: bpf {{[1-9][0-9]*}}, rename {{[1-9][0-9]*}}, unlink {{[1-9][0-9]*}} syscalls
 // CHECK-NEXT: kill points: [[N:[0-9]+]], killed [[N]], consistent after recovery [[N]]

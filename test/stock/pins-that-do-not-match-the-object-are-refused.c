@@ -12,7 +12,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/flip_pair.c -o %t/pair.o
 // RUN: %bpfld -o %t/linked.o %t/pair.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 //
 // CHECK: maps/seen a hash: error: /sys/fs/bpf/bpfkeys-mismatch-{{[0-9]+}}/maps/seen: not the object's map 'seen': type 1, key 4, value 8, max_entries 4 pinned; type 2, key 4, value 8, max_entries 4 in the object
 // CHECK-NEXT: maps/seen a hash: refused (Invalid argument)

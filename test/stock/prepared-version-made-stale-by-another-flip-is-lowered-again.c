@@ -10,7 +10,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/two_keys_returns.c -o %t/two.o
 // RUN: %bpfld -o %t/linked.o %t/two.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 #include "prepared_flips.h"
 
 int main(int argc, char **argv)

@@ -23,15 +23,15 @@
 // RUN: %bpfld -o %t/sk_lookup_counter.o %t/sk_lookup.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
 // RUN: %bpfkeys resolve %t/e2e.o -o %t/e2e.resolved.o
-// RUN: %t/test %t/e2e.o %t/e2e.resolved.o | FileCheck %s
+// RUN: %run %t/test %t/e2e.o %t/e2e.resolved.o | FileCheck %s
 // RUN: %bpfkeys resolve %t/demo.o -o %t/demo.resolved.o
-// RUN: %t/test %t/demo.o %t/demo.resolved.o | FileCheck %s
+// RUN: %run %t/test %t/demo.o %t/demo.resolved.o | FileCheck %s
 // RUN: %bpfkeys resolve %t/state_counter.o -o %t/state_counter.resolved.o
-// RUN: %t/test %t/state_counter.o %t/state_counter.resolved.o | FileCheck %s
+// RUN: %run %t/test %t/state_counter.o %t/state_counter.resolved.o | FileCheck %s
 // RUN: %bpfkeys resolve %t/cgroup_counter.o -o %t/cgroup_counter.resolved.o
-// RUN: %t/test %t/cgroup_counter.o %t/cgroup_counter.resolved.o | FileCheck %s
+// RUN: %run %t/test %t/cgroup_counter.o %t/cgroup_counter.resolved.o | FileCheck %s
 // RUN: %bpfkeys resolve %t/sk_lookup_counter.o -o %t/sk_lookup_counter.resolved.o
-// RUN: %t/test %t/sk_lookup_counter.o %t/sk_lookup_counter.resolved.o | FileCheck %s
+// RUN: %run %t/test %t/sk_lookup_counter.o %t/sk_lookup_counter.resolved.o | FileCheck %s
 // RUN: %bpfkeys lower --set key_a=on %t/e2e.o -o %t/e2e.lowered.o
 // RUN: %bpfkeys lower --set key_a=on %t/e2e.resolved.o -o %t/e2e.resolved.lowered.o
 // RUN: %llvm-objdump -d -r %t/e2e.lowered.o | tail -n +3 > %t/raw.dis

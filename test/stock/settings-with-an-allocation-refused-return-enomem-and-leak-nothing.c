@@ -12,7 +12,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/settings_filter.c -o %t/filter.o
 // RUN: %bpfld -o %t/linked.o %t/filter.o
 // RUN: %stock_cc %s -Wl,--wrap=calloc,--wrap=malloc,--wrap=realloc %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 #include "stock_test.h"
 #include "refuse_nth_allocation.h"
 

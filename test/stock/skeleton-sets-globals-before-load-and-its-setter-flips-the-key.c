@@ -14,7 +14,7 @@
 // RUN: %bpfkeys resolve %t/counter.linked.o -o %t/counter.resolved.o
 // RUN: %bpfkeys gen skeleton %t/counter.resolved.o > %t/counter.skel.h
 // RUN: %stock_cc -I%t %s %stock_libs -o %t/test
-// RUN: %t/test | FileCheck %s
+// RUN: %run %t/test | FileCheck %s
 // CHECK: open: rodata multiplier 1, data offset 7
 // CHECK-NEXT: loaded: kernel has static keys: no, rodata multiplier 5, my_pid is ours: yes
 // CHECK-NEXT: key off: count_runs returns 2, runs 1

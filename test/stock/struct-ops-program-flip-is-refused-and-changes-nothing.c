@@ -11,7 +11,7 @@
 // RUN: %bpf_cc %bpf_cflags -D__TARGET_ARCH_x86 -I%t -c %stock_inputs/struct_ops_cc.c -o %t/cc.o
 // RUN: %bpfld -o %t/linked.o %t/cc.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 2>&1 | FileCheck %s
 #include "stock_test.h"
 
 int main(int argc, char **argv)

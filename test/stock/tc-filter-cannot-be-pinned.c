@@ -9,7 +9,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/state_counter.c -o %t/counter.o
 // RUN: %bpfld -o %t/linked.o %t/counter.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o /sys/fs/bpf/tc-filter-cannot-be-pinned 2>&1 | FileCheck %s
+// RUN: %run %t/test %t/linked.o /sys/fs/bpf/tc-filter-cannot-be-pinned 2>&1 | FileCheck %s
 #include "veth_traffic.h"
 
 int main(int argc, char **argv)

@@ -10,7 +10,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/state_counter.c -o %t/counter.o
 // RUN: %bpfld -o %t/linked.o %t/counter.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o 300 | FileCheck %s
+// RUN: %run %t/test %t/linked.o 300 | FileCheck %s
 #include "veth_traffic.h"
 
 /* the program the filter runs now, 0 if there is no filter */

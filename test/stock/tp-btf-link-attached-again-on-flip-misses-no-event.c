@@ -9,7 +9,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/tracing_counters.c -o %t/counters.o
 // RUN: %bpfld -o %t/linked.o %t/counters.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: %t/test %t/linked.o | FileCheck %s
+// RUN: %run %t/test %t/linked.o | FileCheck %s
 //
 // CHECK: link: raw_tracepoint, section tp_btf/sys_enter, atomic: no
 // CHECK-NEXT: off: 10 counted off, 0 on

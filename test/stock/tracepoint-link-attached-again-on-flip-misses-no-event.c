@@ -11,7 +11,7 @@
 // RUN: %bpf_cc %bpf_cflags -c %stock_inputs/tracing_counters.c -o %t/counters.o
 // RUN: %bpfld -o %t/linked.o %t/counters.o
 // RUN: %stock_cc %s %stock_libs -o %t/test
-// RUN: unshare -m sh -c 'mount -t tracefs tracefs /sys/kernel/tracing && %t/test %t/linked.o' | FileCheck %s
+// RUN: %run unshare -m sh -c 'mount -t tracefs tracefs /sys/kernel/tracing && %t/test %t/linked.o' | FileCheck %s
 //
 // CHECK: link: perf_event, section tp/syscalls/sys_enter_getppid, atomic: no
 // CHECK-NEXT: off: 10 counted off, 0 on
