@@ -387,6 +387,11 @@ static int check_sections(struct elfobj *obj)
 		if ((sh->sh_flags & SHF_EXECINSTR) && holds_metadata(sec->name))
 			return fail(obj, sec->name,
 				    "marked executable (SHF_EXECINSTR), but it holds no code");
+		/* their bytes are what the tools read: a NOBITS one has none */
+		if (sh->sh_type != SHT_PROGBITS && holds_metadata(sec->name))
+			return fail(obj, sec->name,
+				    "type %u, not PROGBITS: its contents are not in the file",
+				    sh->sh_type);
 		if (sh->sh_type == SHT_PROGBITS && (sh->sh_flags & SHF_EXECINSTR) &&
 		    sh->sh_size % ELFOBJ_INSN_SIZE)
 			return fail(obj, sec->name, "code size %llu is not a multiple of %d",
