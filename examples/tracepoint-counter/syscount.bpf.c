@@ -11,16 +11,18 @@
 
 DEFINE_STATIC_KEY_FALSE(per_syscall);
 
+/* the process to follow: set by syscount before load (.rodata, the same in
+ * every version a flip loads) */
+const volatile __u32 target_tgid = 0;
+
 /* one struct, so that user space knows the layout of .bss */
 struct syscount_state {
-	__u32 target_tgid; /* set by syscount before it attaches */
-	__u32 pad;
 	__u64 total;
 } state;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 512);
+	__uint(max_entries, 512); /* syscount sizes it before load */
 	__type(key, __u32); /* syscall number */
 	__type(value, __u64);
 } counts SEC(".maps");
@@ -31,7 +33,7 @@ int count_syscalls(struct bpf_raw_tracepoint_args *ctx)
 	__u32 nr = (__u32)ctx->args[1];
 	__u64 one = 1, *n;
 
-	if (bpf_get_current_pid_tgid() >> 32 != state.target_tgid)
+	if (bpf_get_current_pid_tgid() >> 32 != target_tgid)
 		return 0;
 	__sync_fetch_and_add(&state.total, 1);
 	if (bpf_static_branch_unlikely(&per_syscall)) {

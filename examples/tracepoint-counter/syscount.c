@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * syscount PID SECONDS LINKED.o: counts the system calls of process PID for
- * SECONDS with per_syscall off (the total only), flips it on and counts as
- * long again, now per syscall number, then prints the five most frequent.
+ * syscount PID SECONDS LINKED.o [MAX_SYSCALL_NUMBERS]: counts the system
+ * calls of process PID for SECONDS with per_syscall off (the total only),
+ * flips it on and counts as long again, now per syscall number (in a map of
+ * MAX_SYSCALL_NUMBERS entries, 512 by default), then prints the five most
+ * frequent. PID (a .rodata variable) and the map's size are set before
+ * load.
  * The program is loaded and flipped with libbpfkeys on a stock kernel: the
  * flip loads the program for the new state and attaches it before the old
  * one is detached (a raw tracepoint link cannot be updated).
@@ -31,8 +34,6 @@ static int fail(struct bpfkeys_object *obj, const char *what)
 
 /* .bss of the program: struct syscount_state of syscount.bpf.c */
 struct bss {
-	uint32_t target_tgid;
-	uint32_t pad;
 	uint64_t total;
 };
 
@@ -70,35 +71,44 @@ static void print_top(int counts_fd)
 
 int main(int argc, char **argv)
 {
-	struct bss bss = { 0 };
+	struct bpf_map_info counts_info = { 0 };
+	uint32_t info_len = sizeof(counts_info), target_tgid, max_syscalls = 512;
 	struct bpfkeys_object *obj;
 	uint64_t before;
 	int bss_fd, counts_fd, seconds, replaced;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s PID SECONDS LINKED.o\n", argv[0]);
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: %s PID SECONDS LINKED.o [MAX_SYSCALL_NUMBERS]\n", argv[0]);
 		return 2;
 	}
-	bss.target_tgid = (uint32_t)atoi(argv[1]);
+	target_tgid = (uint32_t)atoi(argv[1]);
 	seconds = atoi(argv[2]);
+	if (argc == 5)
+		max_syscalls = (uint32_t)atoi(argv[4]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	obj = bpfkeys_open_file(argv[3], NULL);
 	if (!obj)
 		return fail(NULL, argv[3]);
+	/* before load, as with a libbpf skeleton: every version a flip loads
+	 * keeps the filter (.rodata) and the map's size */
+	if (bpfkeys_set_global(obj, "target_tgid", &target_tgid, sizeof(target_tgid)))
+		return fail(obj, "target_tgid");
+	if (bpfkeys_set_max_entries(obj, "counts", max_syscalls))
+		return fail(obj, "counts");
 	if (bpfkeys_load(obj))
 		return fail(obj, "load");
 	bss_fd = bpfkeys_map_fd(obj, ".bss");
 	counts_fd = bpfkeys_map_fd(obj, "counts");
-	/* the filter before the program runs: .bss is the same map in every version */
-	if (bpf_map_update_elem(bss_fd, &(uint32_t){ 0 }, &bss, BPF_ANY))
-		return fail(NULL, ".bss");
+	if (bpf_obj_get_info_by_fd(counts_fd, &counts_info, &info_len))
+		return fail(NULL, "counts");
+	printf("counts: a map of %u syscall numbers\n", counts_info.max_entries);
 	if (!bpfkeys_attach(obj, "count_syscalls", BPFKEYS_ATTACH_OVERLAP))
 		return fail(obj, "attach");
 
 	sleep((unsigned int)seconds);
 	before = total(bss_fd);
 	printf("per_syscall off: %llu syscalls of pid %u in %d s\n", (unsigned long long)before,
-	       bss.target_tgid, seconds);
+	       target_tgid, seconds);
 	print_top(counts_fd);
 
 	replaced = bpfkeys_set(obj, "per_syscall", true);
@@ -107,7 +117,7 @@ int main(int argc, char **argv)
 	printf("per_syscall on: %d program(s) replaced\n", replaced);
 	sleep((unsigned int)seconds);
 	printf("per_syscall on: %llu syscalls of pid %u in %d s\n",
-	       (unsigned long long)(total(bss_fd) - before), bss.target_tgid, seconds);
+	       (unsigned long long)(total(bss_fd) - before), target_tgid, seconds);
 	print_top(counts_fd);
 	bpfkeys_close(obj);
 	return 0;
