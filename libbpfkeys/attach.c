@@ -232,6 +232,15 @@ static unsigned long pin_number(const struct bpfkeys_link *link)
 	return colon ? strtoul(colon + 1, NULL, 10) : 0;
 }
 
+uint32_t lbk_prog_id(int fd)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
 void lbk_links_in_pin_order(struct bpfkeys_object *obj)
 {
 	struct bpfkeys_link *sorted = NULL, *l, *next, **pos;

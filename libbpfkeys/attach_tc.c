@@ -16,15 +16,6 @@
 
 #include "internal.h"
 
-static uint32_t prog_id(int fd)
-{
-	struct bpf_prog_info info;
-	uint32_t len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
 static void tc_hook(const struct bpfkeys_tc_filter *filter, struct bpf_tc_hook *hook)
 {
 	memset(hook, 0, sizeof(*hook));
@@ -96,7 +87,7 @@ int lbk_tc_replace(struct bpfkeys_link *link, int from, int to)
 	tc_hook(&link->tc, &hook);
 	/* BPF_F_REPLACE's promise for a filter: it must still run from */
 	err = bpf_tc_query(&hook, &query);
-	if (!err && query.prog_id != prog_id(from))
+	if (!err && query.prog_id != lbk_prog_id(from))
 		err = -EBUSY;
 	if (!err)
 		err = bpf_tc_attach(&hook, &opts);

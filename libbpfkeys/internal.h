@@ -242,6 +242,8 @@ int lbk_link_replace(struct bpfkeys_link *link, int from, int to);
 /* links opened from pins (readdir order) put back in attach order: by the N
  * of their pin names PROG:N */
 void lbk_links_in_pin_order(struct bpfkeys_object *obj);
+/* the id of the program fd refers to, or 0 */
+uint32_t lbk_prog_id(int fd);
 
 /* 0, or the error of a program that a flip cannot replace (struct_ops) */
 int lbk_flip_refusal(struct bpfkeys_object *obj, size_t program);
@@ -258,6 +260,8 @@ void lbk_settings_free(struct bpfkeys_object *obj);
 /* pin.c: after a flip of a pinned object, the pins of the replaced programs
  * and links and the key states follow */
 int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link);
+/* DIR/SUB, or DIR/SUB/NAME if name (bk_xcalloc'ed: under lbk_core) */
+char *lbk_pin_path(const char *dir, const char *sub, const char *name);
 /* the states on[] into DIR/meta (under lbk_core) */
 int lbk_pin_write_states(struct bpfkeys_object *obj, const bool *on);
 

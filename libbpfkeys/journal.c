@@ -45,24 +45,17 @@
 #include "internal.h"
 #include "pin_layout.h"
 
-/* DIR/SUB, DIR/SUB/NAME or DIR/SUB/NAME:new */
+/* lbk_pin_path(), or its :new pin: where a flip pins what it makes */
 static char *pin_path(const char *dir, const char *sub, const char *name, bool new_pin)
 {
-	size_t n = strlen(dir) + strlen(sub) + (name ? strlen(name) : 0) + 8;
-	char *path = bk_xcalloc(n, 1);
+	char *path = lbk_pin_path(dir, sub, name);
+	size_t n = strlen(path);
 
-	snprintf(path, n, "%s/%s%s%s%s", dir, sub, name ? "/" : "", name ? name : "",
-		 new_pin ? ":new" : "");
+	if (!new_pin)
+		return path;
+	path = bk_xrealloc(path, n + sizeof(":new"), 1);
+	memcpy(path + n, ":new", sizeof(":new"));
 	return path;
-}
-
-static uint32_t prog_id_of(int fd)
-{
-	struct bpf_prog_info info;
-	uint32_t len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
 }
 
 static bool link_is_atomic(uint32_t type)
@@ -167,8 +160,8 @@ static int begin(struct bpfkeys_object *obj, struct lbk_journal_args *args)
 		if (!args->affected[p])
 			continue;
 		snprintf(record.name, sizeof(record.name), "%s", name);
-		record.old_id = prog_id_of(bpfkeys_program_fd(obj, name));
-		record.new_id = prog_id_of(args->new_fd[p]);
+		record.old_id = lbk_prog_id(bpfkeys_program_fd(obj, name));
+		record.new_id = lbk_prog_id(args->new_fd[p]);
 		if (bpf_map_update_elem(journal, &slot, &record, BPF_ANY))
 			err = fill_error(obj);
 		slot++;

@@ -53,7 +53,7 @@ static char *swap_dots(const char *name, char from, char to)
 	return s;
 }
 
-static char *join(const char *dir, const char *sub, const char *name)
+char *lbk_pin_path(const char *dir, const char *sub, const char *name)
 {
 	size_t n = strlen(dir) + strlen(sub) + (name ? strlen(name) : 0) + 3;
 	char *path = bk_xcalloc(n, 1);
@@ -126,7 +126,7 @@ int lbk_pin_link(struct bpfkeys_object *obj, struct bpfkeys_link *link)
 		return -errno;
 	snprintf(name, sizeof(name), "%s:%u", obj->programs[link->program].name,
 		 obj->next_link_pin++);
-	path = join(obj->pin_dir, "links", name);
+	path = lbk_pin_path(obj->pin_dir, "links", name);
 	if (bpf_obj_pin(link->fd, path)) {
 		int err = lbk_error(obj, errno, "pin %s: %s", path, strerror(errno));
 
@@ -176,7 +176,7 @@ static int make_dir(struct bpfkeys_object *obj, const char *path, struct made *m
 static int pin_new(struct bpfkeys_object *obj, int fd, const char *dir, const char *sub,
 		   const char *name, struct made *made)
 {
-	char *path = join(dir, sub, name);
+	char *path = lbk_pin_path(dir, sub, name);
 	int err = 0;
 
 	if (bpf_obj_pin(fd, path))
@@ -279,7 +279,7 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 		made_free(&made, true);
 		return err;
 	}
-	meta_path = join(dir, "meta", NULL);
+	meta_path = lbk_pin_path(dir, "meta", NULL);
 	err = access(meta_path, F_OK) == 0
 		      ? lbk_error(obj, EEXIST, "%s: an object is pinned here already", dir)
 		      : 0;
@@ -289,7 +289,7 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 	for (const char *sub = "maps"; !err && sub; sub = strcmp(sub, "maps") == 0    ? "progs"
 							  : strcmp(sub, "progs") == 0 ? "links"
 										      : NULL) {
-		char *path = join(dir, sub, NULL);
+		char *path = lbk_pin_path(dir, sub, NULL);
 
 		err = make_dir(obj, path, &made);
 		free(path);
@@ -328,7 +328,7 @@ static int pin_object(struct bpfkeys_object *obj, void *arg)
 
 int lbk_pin_write_states(struct bpfkeys_object *obj, const bool *on)
 {
-	char *path = join(obj->pin_dir, "meta", NULL);
+	char *path = lbk_pin_path(obj->pin_dir, "meta", NULL);
 	int meta = bpf_obj_get(path), err;
 
 	err = meta < 0 ? lbk_error(obj, errno, "%s: %s", path, strerror(errno))
@@ -343,7 +343,7 @@ int lbk_pin_write_states(struct bpfkeys_object *obj, const bool *on)
 static void *read_object(struct bpfkeys_object *holder, const char *dir,
 			 const struct meta_header *h)
 {
-	char *path = join(dir, "object", NULL);
+	char *path = lbk_pin_path(dir, "object", NULL);
 	int fd = bpf_obj_get(path);
 	uint32_t chunks = (uint32_t)((h->object_size + OBJECT_CHUNK - 1) / OBJECT_CHUNK);
 	uint8_t *buf = bk_xcalloc((size_t)chunks * OBJECT_CHUNK + 1, 1);
@@ -366,7 +366,7 @@ static void *read_object(struct bpfkeys_object *holder, const char *dir,
 
 static int open_pinned_maps(struct bpfkeys_object *obj, const char *dir)
 {
-	char *path = join(dir, "maps", NULL);
+	char *path = lbk_pin_path(dir, "maps", NULL);
 	DIR *d = opendir(path);
 	struct dirent *e;
 	int err = 0;
@@ -380,7 +380,7 @@ static int open_pinned_maps(struct bpfkeys_object *obj, const char *dir)
 		if (e->d_name[0] == '.' &&
 		    (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
 			continue;
-		pin = join(path, e->d_name, NULL);
+		pin = lbk_pin_path(path, e->d_name, NULL);
 		fd = bpf_obj_get(pin);
 		if (fd < 0)
 			err = lbk_error(obj, errno, "%s: %s", pin, strerror(errno));
@@ -415,7 +415,7 @@ static enum bpfkeys_link_kind link_kind(uint32_t type)
 
 static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
 {
-	char *path = join(dir, "links", NULL);
+	char *path = lbk_pin_path(dir, "links", NULL);
 	DIR *d = opendir(path);
 	struct dirent *e;
 	int err = 0;
@@ -435,7 +435,7 @@ static int open_pinned_links(struct bpfkeys_object *obj, const char *dir)
 		*dot = '\0';
 		p = lbk_program_index(obj, e->d_name);
 		*dot = ':';
-		pin = join(path, e->d_name, NULL);
+		pin = lbk_pin_path(path, e->d_name, NULL);
 		fd = p < 0 ? -1 : bpf_obj_get(pin);
 		memset(&info, 0, sizeof(info));
 		if (p < 0)
@@ -479,7 +479,7 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 	const char *dir = args->dir;
 	struct bpfkeys_object *obj = NULL;
 	struct meta_header header;
-	char *meta_path = join(dir, "meta", NULL);
+	char *meta_path = lbk_pin_path(dir, "meta", NULL);
 	void *image = NULL;
 	bool *seen = NULL;
 	int meta = -1, err;
@@ -548,7 +548,7 @@ static int open_pinned(struct bpfkeys_object *holder, void *arg)
 	if (!err)
 		err = lbk_pin_check_maps(obj, dir);
 	for (size_t p = 0; p < obj->program_count && !err; p++) {
-		char *pin = join(dir, "progs", obj->programs[p].name);
+		char *pin = lbk_pin_path(dir, "progs", obj->programs[p].name);
 
 		obj->programs[p].pinned_fd = bpf_obj_get(pin);
 		if (obj->programs[p].pinned_fd < 0 && errno != ENOENT)

@@ -21,15 +21,6 @@
 #include "internal.h"
 #include "pin_layout.h"
 
-static char *pin_path(const char *dir, const char *sub, const char *name)
-{
-	size_t n = strlen(dir) + strlen(sub) + (name ? strlen(name) : 0) + 3;
-	char *path = bk_xcalloc(n, 1);
-
-	snprintf(path, n, "%s/%s%s%s", dir, sub, name ? "/" : "", name ? name : "");
-	return path;
-}
-
 static int map_info(struct bpfkeys_object *obj, int fd, const char *path, struct bpf_map_info *info)
 {
 	uint32_t len = sizeof(*info);
@@ -43,7 +34,8 @@ static int map_info(struct bpfkeys_object *obj, int fd, const char *path, struct
 int lbk_pin_check_meta(struct bpfkeys_object *holder, const char *dir, int meta_fd,
 		       const struct meta_header *header)
 {
-	char *meta_path = pin_path(dir, "meta", NULL), *object_path = pin_path(dir, "object", NULL);
+	char *meta_path = lbk_pin_path(dir, "meta", NULL),
+	     *object_path = lbk_pin_path(dir, "object", NULL);
 	struct bpf_map_info meta, object;
 	int object_fd = bpf_obj_get(object_path), err;
 
@@ -106,7 +98,7 @@ int lbk_pin_check_maps(struct bpfkeys_object *obj, const char *dir)
 			break;
 		object_maps++;
 		/* the pin's name: dots are colons (pin.c) */
-		pin = pin_path(dir, "maps", bpf_map__name(map));
+		pin = lbk_pin_path(dir, "maps", bpf_map__name(map));
 		for (char *c = pin + strlen(dir) + 6; *c; c++)
 			if (*c == '.')
 				*c = ':';
@@ -138,15 +130,6 @@ int lbk_pin_check_maps(struct bpfkeys_object *obj, const char *dir)
 	return err;
 }
 
-static uint32_t prog_id_of(int fd)
-{
-	struct bpf_prog_info info;
-	uint32_t len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
 static uint32_t link_prog_id(int fd)
 {
 	struct bpf_link_info info;
@@ -167,7 +150,7 @@ int lbk_pin_check_links(struct bpfkeys_object *obj, const char *dir)
 
 		if (p->pinned_fd < 0) {
 			/* a lost progs/ pin: the program is the one its link runs */
-			pin = pin_path(dir, "progs", p->name);
+			pin = lbk_pin_path(dir, "progs", p->name);
 			p->pinned_fd = bpf_prog_get_fd_by_id(runs);
 			if (p->pinned_fd < 0 || bpf_obj_pin(p->pinned_fd, pin))
 				err = lbk_error(
@@ -180,12 +163,12 @@ int lbk_pin_check_links(struct bpfkeys_object *obj, const char *dir)
 					  "from %s (program id %u)\n",
 					  obj->path, pin, l->pin_path, runs);
 			free(pin);
-		} else if (runs != prog_id_of(p->pinned_fd)) {
-			pin = pin_path(dir, "progs", p->name);
+		} else if (runs != lbk_prog_id(p->pinned_fd)) {
+			pin = lbk_pin_path(dir, "progs", p->name);
 			err = lbk_error(obj, EINVAL,
 					"%s runs program id %u, but %s is program id %u: the pins "
 					"disagree (not a libbpfkeys flip's)",
-					l->pin_path, runs, pin, prog_id_of(p->pinned_fd));
+					l->pin_path, runs, pin, lbk_prog_id(p->pinned_fd));
 			free(pin);
 		}
 	}
